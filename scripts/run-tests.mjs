@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// Finds every *.test.ts of the workspaces and runs them with node:test through tsx.
+// Usage: node scripts/run-tests.mjs [path-filter ...]
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const roots = ['server/src', 'server/test', 'deploy-kit/src', 'deploy-kit/test'];
+if (process.env.SVC_INTEGRATION === '1') roots.push('integration/test');
+
+function walk(dir, out) {
+  let entries;
+  try { entries = readdirSync(dir); } catch { return out; }
+  for (const name of entries) {
+    if (name === 'node_modules' || name === 'dist') continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (name.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+
+const filters = process.argv.slice(2);
+const files = roots.flatMap((r) => walk(r, [])).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort();
+if (files.length === 0) { console.error('run-tests: no test files matched'); process.exit(1); }
+const r = spawnSync(process.execPath, [
+  '--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=600000', ...files,
+], { stdio: 'inherit' });
+process.exit(r.status ?? 1);

@@ -1,0 +1,16 @@
+#!/bin/sh
+# Installs what the project needs and builds it. Idempotent: a second run only rebuilds.
+# SVC_SETUP_SYSTEM=1 also installs the Debian packages the test suite drives (see README "Testing").
+set -eu
+cd "$(dirname "$0")/.."
+
+if [ "${SVC_SETUP_SYSTEM:-0}" = "1" ]; then
+  sh scripts/system-deps.sh
+fi
+
+# npm ci only when the lockfile changed since the last install (keeps `npm start` fast).
+if [ ! -f node_modules/.svc-installed ] || [ package-lock.json -nt node_modules/.svc-installed ]; then
+  npm ci --no-audit --no-fund
+  touch node_modules/.svc-installed
+fi
+npx tsc -b

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Debian packages used by the test suite as real S3 clients and real proxies:
+#   awscli, s3cmd, rclone, python3-boto3 - independent S3 clients (SigV4, multipart, checksums)
+#   haproxy                             - `haproxy -c` validation of rendered configs
+#   util-linux (script, unshare)        - pseudo-terminal for prompt tests, mount namespaces for nodes
+# Installed only when missing; needs root (tests run as root in CI).
+set -eu
+need=""
+for p in awscli s3cmd rclone python3-boto3 haproxy util-linux; do
+  dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
+done
+if [ -n "$need" ]; then
+  if [ "$(id -u)" != "0" ]; then
+    echo "system-deps: missing Debian packages:$need (run as root or: sudo apt-get install$need)" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  # haproxy must not start a system service: the tests run their own instances.
+  printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+  apt-get install -y -qq --no-install-recommends $need
+  rm -f /usr/sbin/policy-rc.d
+fi

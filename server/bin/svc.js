@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+import { runSvc } from '../dist/src/cli/svc.js';
+process.exitCode = await runSvc(process.argv);

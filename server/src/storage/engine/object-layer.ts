@@ -1,0 +1,187 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * The storage engine's public contract, consumed by http/s3, http/admin, iam and health.
+ * Nothing here knows HTTP or S3 wire formats: keys are plain strings (already URL-decoded),
+ * bodies are plain byte streams (aws-chunked framing and signatures are removed upstream).
+ * Errors are the typed classes of `storage-errors.ts`.
+ */
+
+/** Standard headers S3 stores with an object and returns on GET/HEAD (lower-case names). */
+export type SystemMetadataName =
+  | 'content-type'
+  | 'content-encoding'
+  | 'content-disposition'
+  | 'content-language'
+  | 'cache-control'
+  | 'expires';
+
+/** Checksum algorithms of the S3 additional-checksums feature (x-amz-checksum-*). */
+export type ChecksumAlgorithm = 'CRC32' | 'CRC32C' | 'CRC64NVME' | 'SHA1' | 'SHA256';
+
+export interface ObjectMetadataInput {
+  /** content-type and friends; absent names are not stored. */
+  system: Partial<Record<SystemMetadataName, string>>;
+  /** x-amz-meta-* with the prefix removed and the name lower-cased. */
+  user: Record<string, string>;
+}
+
+export interface ObjectInfo {
+  bucket: string;
+  key: string;
+  size: number;
+  /** MD5 hex of the body, or `<md5-of-md5s>-<N>` for multipart; no quotes. */
+  etag: string;
+  lastModified: Date;
+  system: Partial<Record<SystemMetadataName, string>>;
+  user: Record<string, string>;
+  /** Base64 checksum values stored with the object (full-object or `<composite>-N`). */
+  checksums: Partial<Record<ChecksumAlgorithm, string>>;
+  /** Number of parts for a multipart object, undefined for a single PUT. */
+  partCount?: number;
+}
+
+export interface BucketInfo {
+  name: string;
+  created: Date;
+}
+
+/** Inclusive byte range, already resolved against the object size (start <= end < size). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface PutObjectOptions {
+  /** Exact body length when known (Content-Length / x-amz-decoded-content-length); -1 when unknown. */
+  size: number;
+  metadata: ObjectMetadataInput;
+  /** Expected MD5 (from Content-MD5); a mismatch aborts the write with BadDigestError, nothing is committed. */
+  md5?: Buffer;
+  /**
+   * Called once after the body stream ended and before the commit; returns checksums computed while
+   * streaming (the caller's verifying stream). Its result is stored in ObjectInfo.checksums.
+   */
+  checksums?: () => Partial<Record<ChecksumAlgorithm, string>>;
+}
+
+/** An object opened for reading: metadata read at quorum once, then any range streamed. */
+export interface OpenObject {
+  info: ObjectInfo;
+  /** Streams the whole object or `range`; reconstructs missing/corrupt shards and queues a heal. */
+  read(range?: ByteRange): Readable;
+}
+
+export interface ListObjectsOptions {
+  prefix: string;
+  delimiter: string;
+  /** Exclusive: only keys (or common prefixes) strictly greater than this are returned. */
+  startAfter: string;
+  /** 0..1000 */
+  maxKeys: number;
+}
+
+export interface ListObjectsResult {
+  objects: ObjectInfo[];
+  commonPrefixes: string[];
+  isTruncated: boolean;
+  /** The last key or common prefix returned when truncated (the next request's startAfter). */
+  nextMarker?: string;
+}
+
+export interface PartInfo {
+  partNumber: number;
+  etag: string;
+  size: number;
+  lastModified: Date;
+  checksums: Partial<Record<ChecksumAlgorithm, string>>;
+}
+
+export interface MultipartUploadInfo {
+  key: string;
+  uploadId: string;
+  initiated: Date;
+  metadata: ObjectMetadataInput;
+  /** Checksum algorithm declared at CreateMultipartUpload (x-amz-checksum-algorithm), if any. */
+  checksumAlgorithm?: ChecksumAlgorithm;
+}
+
+export interface ListPartsResult {
+  upload: MultipartUploadInfo;
+  parts: PartInfo[];
+  isTruncated: boolean;
+  nextPartNumberMarker: number;
+}
+
+export interface ListUploadsOptions {
+  prefix: string;
+  delimiter: string;
+  keyMarker: string;
+  uploadIdMarker: string;
+  maxUploads: number;
+}
+
+export interface ListUploadsResult {
+  uploads: MultipartUploadInfo[];
+  commonPrefixes: string[];
+  isTruncated: boolean;
+  nextKeyMarker?: string;
+  nextUploadIdMarker?: string;
+}
+
+export interface CompletePart {
+  partNumber: number;
+  /** As sent by the client, quotes removed. */
+  etag: string;
+}
+
+/** Quorum state of the storage, for /health/ready and the /minio/health/cluster* probes. */
+export interface StorageHealth {
+  /** Every erasure set has write quorum. */
+  writable: boolean;
+  /** Every erasure set has read quorum. */
+  readable: boolean;
+  /** Largest write/read quorum over all sets (for X-Minio-Write-Quorum / X-Minio-Read-Quorum). */
+  writeQuorum: number;
+  readQuorum: number;
+  onlineDrives: number;
+  offlineDrives: number;
+  healingDrives: number;
+}
+
+export interface ObjectLayer {
+  makeBucket(bucket: string): Promise<void>;
+  getBucketInfo(bucket: string): Promise<BucketInfo>;
+  listBuckets(): Promise<BucketInfo[]>;
+  /** Fails with BucketNotEmptyError when objects or in-progress uploads remain. */
+  deleteBucket(bucket: string): Promise<void>;
+
+  putObject(bucket: string, key: string, body: Readable, opts: PutObjectOptions): Promise<ObjectInfo>;
+  getObjectInfo(bucket: string, key: string): Promise<ObjectInfo>;
+  openObject(bucket: string, key: string): Promise<OpenObject>;
+  /** Idempotent: deleting a missing key succeeds (S3 semantics). */
+  deleteObject(bucket: string, key: string): Promise<void>;
+  listObjects(bucket: string, opts: ListObjectsOptions): Promise<ListObjectsResult>;
+
+  createMultipartUpload(
+    bucket: string,
+    key: string,
+    opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm },
+  ): Promise<string>;
+  putObjectPart(
+    bucket: string,
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    body: Readable,
+    opts: Omit<PutObjectOptions, 'metadata'>,
+  ): Promise<PartInfo>;
+  completeMultipartUpload(bucket: string, key: string, uploadId: string, parts: CompletePart[]): Promise<ObjectInfo>;
+  abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void>;
+  listParts(bucket: string, key: string, uploadId: string, opts: { partNumberMarker: number; maxParts: number }): Promise<ListPartsResult>;
+  listMultipartUploads(bucket: string, opts: ListUploadsOptions): Promise<ListUploadsResult>;
+
+  health(): Promise<StorageHealth>;
+  /** Stops background work (heal queue) and releases drives. */
+  close(): Promise<void>;
+}

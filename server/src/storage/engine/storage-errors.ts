@@ -1,0 +1,44 @@
+import { ServerError } from '../../common/index.js';
+
+/** Typed engine errors; http/s3/error-mapping.ts maps each class to one S3 error code. */
+export class BucketNotFoundError extends ServerError {
+  constructor(bucket: string) { super('ERR_BUCKET_NOT_FOUND', `bucket not found: ${bucket}`); }
+}
+export class BucketExistsError extends ServerError {
+  constructor(bucket: string) { super('ERR_BUCKET_EXISTS', `bucket exists: ${bucket}`); }
+}
+export class BucketNotEmptyError extends ServerError {
+  constructor(bucket: string) { super('ERR_BUCKET_NOT_EMPTY', `bucket not empty: ${bucket}`); }
+}
+export class ObjectNotFoundError extends ServerError {
+  constructor(bucket: string, key: string) { super('ERR_OBJECT_NOT_FOUND', `object not found: ${bucket}/${key}`); }
+}
+export class UploadNotFoundError extends ServerError {
+  constructor(uploadId: string) { super('ERR_UPLOAD_NOT_FOUND', `upload not found: ${uploadId}`); }
+}
+export class InvalidPartError extends ServerError {
+  constructor(message: string) { super('ERR_INVALID_PART', message); }
+}
+export class InvalidPartOrderError extends ServerError {
+  constructor() { super('ERR_INVALID_PART_ORDER', 'parts must be listed in ascending part number order'); }
+}
+export class EntityTooSmallError extends ServerError {
+  constructor(partNumber: number) { super('ERR_ENTITY_TOO_SMALL', `part ${partNumber} is smaller than 5 MiB and is not the last part`); }
+}
+export class BadDigestError extends ServerError {
+  constructor() { super('ERR_BAD_DIGEST', 'the Content-MD5 you specified did not match what was received'); }
+}
+/** The body ended before the declared size, or carried more bytes than declared. */
+export class IncompleteBodyError extends ServerError {
+  constructor(message: string) { super('ERR_INCOMPLETE_BODY', message); }
+}
+export class InsufficientWriteQuorumError extends ServerError {
+  constructor(message = 'storage lacks write quorum') { super('ERR_WRITE_QUORUM', message); }
+}
+export class InsufficientReadQuorumError extends ServerError {
+  constructor(message = 'storage lacks read quorum') { super('ERR_READ_QUORUM', message); }
+}
+/** A key that cannot be stored (empty, longer than 1024 bytes, or containing NUL). */
+export class InvalidObjectNameError extends ServerError {
+  constructor(message: string) { super('ERR_INVALID_OBJECT_NAME', message); }
+}
