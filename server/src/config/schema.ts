@@ -1,0 +1,31 @@
+/** The server's one configuration object (STYLE.md convention 8), built once by `loadConfig` and frozen. */
+export interface ListenAddress {
+  /** Empty string means all interfaces (the `:<port>` form of SPEC §1 rule 1). */
+  host: string;
+  port: number;
+}
+
+export interface ServerConfig {
+  address: ListenAddress;
+  consoleAddress: ListenAddress;
+  consoleEnabled: boolean;
+  healthEndpointsEnabled: boolean;
+  /** Drive paths (absolute), grouped per erasure set. */
+  sets: string[][];
+  parity: number;
+  /** Root credentials when given by the environment; undefined → generated on first start. */
+  credentials?: { accessKey: string; secretKey: string };
+  /** Where generated credentials are kept (mode 600). */
+  configDir: string;
+  region: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  logDirectory?: string;
+}
+
+/** Defaults of every optional setting (SPEC §2). */
+export const DEFAULTS = {
+  address: ':9000',
+  consoleAddress: ':9001',
+  region: 'us-east-1',
+  logLevel: 'info',
+} as const;
