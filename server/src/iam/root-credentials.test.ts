@@ -1,0 +1,25 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadOrCreateRootCredentials } from './root-credentials.js';
+
+test('credentials are generated once, stored with mode 600, and reused', async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'svc-iam-')), 'cfg');
+  const first = await loadOrCreateRootCredentials(undefined, dir);
+  assert.equal(first.generated, true);
+  assert.match(first.credentials.accessKey, /^[A-Z0-9]{20}$/);
+  assert.match(first.credentials.secretKey, /^[A-Za-z0-9]{40}$/);
+  assert.equal(statSync(join(dir, 'credentials.json')).mode & 0o777, 0o600);
+  const second = await loadOrCreateRootCredentials(undefined, dir);
+  assert.equal(second.generated, false);
+  assert.deepEqual(second.credentials, first.credentials);
+});
+
+test('credentials from the environment win and nothing is written', async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'svc-iam-')), 'cfg');
+  const r = await loadOrCreateRootCredentials({ accessKey: 'admin', secretKey: 'password1' }, dir);
+  assert.deepEqual(r, { credentials: { accessKey: 'admin', secretKey: 'password1' }, generated: false });
+  assert.throws(() => statSync(dir));
+});
