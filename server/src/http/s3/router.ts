@@ -1,0 +1,222 @@
+import { S3Error } from './s3-error.js';
+import { checkBucketName, checkObjectKey } from './names.js';
+
+/**
+ * The pure S3 router (STYLE.md convention 4, after Garage's `router.rs`): method + raw path + query +
+ * headers → one operation of a discriminated union. No I/O; every handler switches exhaustively on `op`.
+ * Path-style addressing only: `/<bucket>/<key>`. Keys are percent-decoded exactly once and never
+ * normalized (`..`, `//` and `%2F` survive literally), as S3 does.
+ */
+export type S3Operation =
+  | { op: 'ListBuckets' }
+  | { op: 'CreateBucket'; bucket: string }
+  | { op: 'HeadBucket'; bucket: string }
+  | { op: 'DeleteBucket'; bucket: string }
+  | { op: 'GetBucketLocation'; bucket: string }
+  | { op: 'ListObjectsV1'; bucket: string }
+  | { op: 'ListObjectsV2'; bucket: string }
+  | { op: 'ListMultipartUploads'; bucket: string }
+  | { op: 'DeleteObjects'; bucket: string }
+  | { op: 'GetObject'; bucket: string; key: string }
+  | { op: 'HeadObject'; bucket: string; key: string }
+  | { op: 'PutObject'; bucket: string; key: string }
+  | { op: 'CopyObject'; bucket: string; key: string; source: { bucket: string; key: string } }
+  | { op: 'DeleteObject'; bucket: string; key: string }
+  | { op: 'CreateMultipartUpload'; bucket: string; key: string }
+  | { op: 'UploadPart'; bucket: string; key: string; uploadId: string; partNumber: number }
+  | { op: 'CompleteMultipartUpload'; bucket: string; key: string; uploadId: string }
+  | { op: 'AbortMultipartUpload'; bucket: string; key: string; uploadId: string }
+  | { op: 'ListParts'; bucket: string; key: string; uploadId: string };
+
+/** Name of an S3 operation. */
+export type S3OperationName = S3Operation['op'];
+
+/** What the router looks at: the raw (still percent-encoded) path and the decoded query. */
+export interface RouteInput {
+  method: string;
+  /** Path part of the request target, without `?query`, still percent-encoded. */
+  rawPath: string;
+  query: Readonly<Record<string, string>>;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+// Sub-resources of the S3 API we recognise but do not implement: answer NotImplemented rather than
+// silently treating e.g. `PUT ?tagging` as a PutObject that would overwrite the object.
+const UNSUPPORTED_SUBRESOURCES = [
+  'accelerate', 'acl', 'analytics', 'attributes', 'cors', 'encryption', 'intelligent-tiering', 'inventory',
+  'legal-hold', 'lifecycle', 'logging', 'metadataTable', 'metrics', 'notification', 'object-lock',
+  'ownershipControls', 'policy', 'policyStatus', 'publicAccessBlock', 'replication', 'requestPayment',
+  'restore', 'retention', 'select', 'tagging', 'torrent', 'versioning', 'versions', 'website',
+] as const;
+
+function decodeSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch (cause) {
+    throw new S3Error('InvalidURI', { cause, resource: raw });
+  }
+}
+
+function has(query: RouteInput['query'], name: string): boolean {
+  return Object.prototype.hasOwnProperty.call(query, name);
+}
+
+function header(headers: RouteInput['headers'], name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Part numbers are 1..10000 (https://docs.aws.amazon.com/AmazonS3/latest/API/API_UploadPart.html). */
+export function parsePartNumber(raw: string): number {
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) < 1 || Number(raw) > 10000) {
+    throw new S3Error('InvalidArgument', {
+      message: 'Part number must be an integer between 1 and 10000, inclusive',
+      extra: { ArgumentName: 'partNumber', ArgumentValue: raw },
+    });
+  }
+  return Number(raw);
+}
+
+/**
+ * Parses `x-amz-copy-source`: `[/]bucket/key[?versionId=…]`, URL-encoded
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CopyObject.html#API_CopyObject_RequestSyntax).
+ * Only the unversioned source (or versionId=null) exists on this server.
+ */
+export function parseCopySource(raw: string): { bucket: string; key: string } {
+  const q = raw.indexOf('?');
+  const pathPart = q === -1 ? raw : raw.slice(0, q);
+  if (q !== -1) {
+    const params = new URLSearchParams(raw.slice(q + 1));
+    const versionId = params.get('versionId');
+    if (versionId !== null && versionId !== 'null') {
+      throw new S3Error('InvalidArgument', { message: 'Invalid version id specified', extra: { ArgumentName: 'x-amz-copy-source' } });
+    }
+  }
+  const decoded = (() => {
+    try {
+      return decodeURIComponent(pathPart);
+    } catch (cause) {
+      throw new S3Error('InvalidArgument', { message: 'Copy Source must mention the source bucket and key: sourcebucket/sourcekey', cause });
+    }
+  })();
+  const path = decoded.startsWith('/') ? decoded.slice(1) : decoded;
+  const slash = path.indexOf('/');
+  if (slash <= 0 || slash === path.length - 1) {
+    throw new S3Error('InvalidArgument', { message: 'Copy Source must mention the source bucket and key: sourcebucket/sourcekey' });
+  }
+  const bucket = path.slice(0, slash);
+  const key = path.slice(slash + 1);
+  checkBucketName(bucket, false);
+  checkObjectKey(key);
+  return { bucket, key };
+}
+
+function rejectUnsupported(query: RouteInput['query']): void {
+  for (const name of UNSUPPORTED_SUBRESOURCES) {
+    if (has(query, name)) {
+      throw new S3Error('NotImplemented', { message: `The ${name} sub-resource is not implemented by this server.` });
+    }
+  }
+}
+
+function rejectVersionId(query: RouteInput['query']): void {
+  // Buckets are unversioned: the only version that exists is "null"
+  // (https://docs.aws.amazon.com/AmazonS3/latest/userguide/AddingObjectstoVersionSuspendedBuckets.html).
+  if (has(query, 'versionId') && query['versionId'] !== 'null') {
+    throw new S3Error('InvalidArgument', { message: 'Invalid version id specified', extra: { ArgumentName: 'versionId' } });
+  }
+}
+
+function methodNotAllowed(method: string, resource: string): S3Error {
+  return new S3Error('MethodNotAllowed', { resource, extra: { Method: method, ResourceType: resource === '/' ? 'SERVICE' : 'BUCKET' } });
+}
+
+function bucketOperation(method: string, bucket: string, input: RouteInput): S3Operation {
+  const { query } = input;
+  switch (method) {
+    case 'GET':
+      if (has(query, 'location')) return { op: 'GetBucketLocation', bucket };
+      if (has(query, 'uploads')) return { op: 'ListMultipartUploads', bucket };
+      rejectUnsupported(query);
+      if (query['list-type'] === '2') return { op: 'ListObjectsV2', bucket };
+      if (has(query, 'list-type')) throw new S3Error('InvalidArgument', { message: 'Invalid list type specified', extra: { ArgumentName: 'list-type' } });
+      return { op: 'ListObjectsV1', bucket };
+    case 'HEAD':
+      return { op: 'HeadBucket', bucket };
+    case 'PUT':
+      rejectUnsupported(query);
+      return { op: 'CreateBucket', bucket };
+    case 'DELETE':
+      rejectUnsupported(query);
+      return { op: 'DeleteBucket', bucket };
+    case 'POST':
+      if (has(query, 'delete')) return { op: 'DeleteObjects', bucket };
+      rejectUnsupported(query);
+      throw new S3Error('NotImplemented', { message: 'POST object uploads (browser forms) are not implemented by this server.' });
+    default:
+      throw methodNotAllowed(method, `/${bucket}`);
+  }
+}
+
+function objectOperation(method: string, bucket: string, key: string, input: RouteInput): S3Operation {
+  const { query, headers } = input;
+  const uploadId = query['uploadId'];
+  switch (method) {
+    case 'GET':
+      if (uploadId !== undefined) return { op: 'ListParts', bucket, key, uploadId };
+      rejectUnsupported(query);
+      rejectVersionId(query);
+      if (has(query, 'partNumber')) throw new S3Error('NotImplemented', { message: 'GetObject by partNumber is not implemented by this server.' });
+      return { op: 'GetObject', bucket, key };
+    case 'HEAD':
+      rejectVersionId(query);
+      if (has(query, 'partNumber')) throw new S3Error('NotImplemented', { message: 'HeadObject by partNumber is not implemented by this server.' });
+      return { op: 'HeadObject', bucket, key };
+    case 'PUT': {
+      rejectUnsupported(query);
+      const copySource = header(headers, 'x-amz-copy-source');
+      if (uploadId !== undefined || has(query, 'partNumber')) {
+        if (uploadId === undefined) throw new S3Error('InvalidRequest', { message: 'A partNumber requires an uploadId.' });
+        const partNumber = parsePartNumber(query['partNumber'] ?? '');
+        if (copySource !== undefined) throw new S3Error('NotImplemented', { message: 'UploadPartCopy is not implemented by this server.' });
+        return { op: 'UploadPart', bucket, key, uploadId, partNumber };
+      }
+      if (copySource !== undefined) return { op: 'CopyObject', bucket, key, source: parseCopySource(copySource) };
+      return { op: 'PutObject', bucket, key };
+    }
+    case 'DELETE':
+      if (uploadId !== undefined) return { op: 'AbortMultipartUpload', bucket, key, uploadId };
+      rejectUnsupported(query);
+      rejectVersionId(query);
+      return { op: 'DeleteObject', bucket, key };
+    case 'POST':
+      if (has(query, 'uploads')) return { op: 'CreateMultipartUpload', bucket, key };
+      if (uploadId !== undefined) return { op: 'CompleteMultipartUpload', bucket, key, uploadId };
+      rejectUnsupported(query);
+      throw methodNotAllowed(method, `/${bucket}/${key}`);
+    default:
+      throw methodNotAllowed(method, `/${bucket}/${key}`);
+  }
+}
+
+/**
+ * Resolves a request to its S3 operation, or throws S3Error (InvalidURI, InvalidBucketName,
+ * KeyTooLongError, InvalidArgument, MethodNotAllowed, NotImplemented). Pure.
+ */
+export function resolveOperation(input: RouteInput): S3Operation {
+  const method = input.method.toUpperCase();
+  if (!input.rawPath.startsWith('/')) throw new S3Error('InvalidURI', { resource: input.rawPath });
+  const path = input.rawPath.slice(1);
+  if (path === '') {
+    if (method === 'GET') return { op: 'ListBuckets' };
+    throw methodNotAllowed(method, '/');
+  }
+  const slash = path.indexOf('/');
+  const bucket = decodeSegment(slash === -1 ? path : path.slice(0, slash));
+  const rawKey = slash === -1 ? '' : path.slice(slash + 1);
+  checkBucketName(bucket, method === 'PUT' && rawKey === '');
+  if (rawKey === '') return bucketOperation(method, bucket, input);
+  const key = decodeSegment(rawKey);
+  checkObjectKey(key);
+  return objectOperation(method, bucket, key, input);
+}

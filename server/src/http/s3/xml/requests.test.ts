@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { decodeCompleteMultipartUpload, decodeCreateBucketConfiguration, decodeDeleteObjects } from './requests.js';
+import { S3Error } from '../s3-error.js';
+
+const isMalformed = (e: unknown): boolean => e instanceof S3Error && e.code === 'MalformedXML';
+
+test('decodeDeleteObjects reads keys literally, Quiet and version ids', () => {
+  const body = Buffer.from(
+    '<?xml version="1.0" encoding="UTF-8"?><Delete xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Quiet>true</Quiet>' +
+      '<Object><Key> a&amp;b/../c </Key></Object><Object><Key>日本</Key><VersionId>null</VersionId></Object></Delete>',
+  );
+  assert.deepEqual(decodeDeleteObjects(body), { quiet: true, objects: [{ key: ' a&b/../c ' }, { key: '日本', versionId: 'null' }] });
+  assert.equal(decodeDeleteObjects(Buffer.from('<Delete><Object><Key>k</Key></Object></Delete>')).quiet, false);
+});
+
+test('only XML entities and numeric references are decoded', () => {
+  const body = Buffer.from('<Delete><Object><Key>a&amp;b&#x1;&#65;&#x65E5;&lt;&nbsp;&amp;lt;<![CDATA[&amp;]]></Key></Object></Delete>');
+  assert.equal(decodeDeleteObjects(body).objects[0]?.key, 'a&b\u0001A日<&nbsp;&lt;&amp;');
+});
+
+test('decodeDeleteObjects rejects malformed, empty, keyless and oversized bodies with MalformedXML', () => {
+  for (const bad of [
+    '', 'not xml', '<Delete><Object><Key>a</Key></Object>', '<Other/>', '<Delete></Delete>', '<Delete><Object></Object></Delete>',
+    '<Delete><Quiet>maybe</Quiet><Object><Key>a</Key></Object></Delete>',
+    '<!DOCTYPE d [<!ENTITY x "y">]><Delete><Object><Key>&x;</Key></Object></Delete>',
+    `<Delete>${'<Object><Key>k</Key></Object>'.repeat(1001)}</Delete>`,
+  ]) {
+    assert.throws(() => decodeDeleteObjects(Buffer.from(bad)), isMalformed, bad.slice(0, 40));
+  }
+  assert.equal(decodeDeleteObjects(Buffer.from(`<Delete>${'<Object><Key>k</Key></Object>'.repeat(1000)}</Delete>`)).objects.length, 1000);
+});
+
+test('decodeCompleteMultipartUpload unquotes ETags and keeps per-part checksums', () => {
+  const body = Buffer.from(
+    '<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>"aa"</ETag><ChecksumCRC32>AAAAAA==</ChecksumCRC32></Part>' +
+      '<Part><ETag>bb</ETag><PartNumber>2</PartNumber></Part></CompleteMultipartUpload>',
+  );
+  assert.deepEqual(decodeCompleteMultipartUpload(body), [
+    { partNumber: 1, etag: 'aa', checksums: { CRC32: 'AAAAAA==' } },
+    { partNumber: 2, etag: 'bb', checksums: {} },
+  ]);
+  for (const bad of ['<CompleteMultipartUpload/>', '<CompleteMultipartUpload><Part><ETag>x</ETag></Part></CompleteMultipartUpload>',
+    '<CompleteMultipartUpload><Part><PartNumber>x</PartNumber><ETag>x</ETag></Part></CompleteMultipartUpload>', '<Complete']) {
+    assert.throws(() => decodeCompleteMultipartUpload(Buffer.from(bad)), isMalformed, bad);
+  }
+});
+
+test('decodeCreateBucketConfiguration accepts an empty body or a LocationConstraint', () => {
+  assert.deepEqual(decodeCreateBucketConfiguration(Buffer.alloc(0)), {});
+  assert.deepEqual(
+    decodeCreateBucketConfiguration(Buffer.from('<CreateBucketConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><LocationConstraint>eu-west-1</LocationConstraint></CreateBucketConfiguration>')),
+    { locationConstraint: 'eu-west-1' },
+  );
+  assert.throws(() => decodeCreateBucketConfiguration(Buffer.from('<CreateBucketConfiguration>')), isMalformed);
+});

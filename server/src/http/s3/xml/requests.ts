@@ -1,0 +1,73 @@
+import { CHECKSUM_ALGORITHMS, checksumElementName, type ChecksumValues } from '../headers/checksum-headers.js';
+import { S3Error } from '../s3-error.js';
+import { elementsOf, parseXmlBody, textOf } from './parse.js';
+
+/** The body of DeleteObjects (https://docs.aws.amazon.com/AmazonS3/latest/API/API_DeleteObjects.html). */
+export interface DeleteObjectsRequest {
+  quiet: boolean;
+  objects: Array<{ key: string; versionId?: string }>;
+}
+
+/** AWS caps DeleteObjects at 1000 keys per request. */
+export const MAX_DELETE_KEYS = 1000;
+
+/** Decodes a `<Delete>` body; more than 1000 keys or none at all is MalformedXML, as on AWS. */
+export function decodeDeleteObjects(body: Buffer): DeleteObjectsRequest {
+  const root = parseXmlBody(body, 'Delete');
+  const quietText = textOf(root, 'Quiet');
+  if (quietText !== undefined && !/^(true|false)$/i.test(quietText.trim())) throw new S3Error('MalformedXML', { message: 'Quiet must be true or false.' });
+  const objects = elementsOf(root, 'Object').map((o) => {
+    const key = textOf(o, 'Key');
+    if (key === undefined || key === '') throw new S3Error('MalformedXML', { message: 'Each Object must have a Key.' });
+    const versionId = textOf(o, 'VersionId');
+    return versionId === undefined ? { key } : { key, versionId };
+  });
+  if (objects.length === 0 || objects.length > MAX_DELETE_KEYS) {
+    throw new S3Error('MalformedXML', { message: `A Delete request must list between 1 and ${MAX_DELETE_KEYS} objects.` });
+  }
+  return { quiet: quietText?.trim().toLowerCase() === 'true', objects };
+}
+
+/** One `<Part>` of CompleteMultipartUpload, with any per-part checksum the client echoed back. */
+export interface CompletePartRequest {
+  partNumber: number;
+  etag: string;
+  checksums: ChecksumValues;
+}
+
+/** Strips the quotes clients put around ETags (`"abc"` → `abc`). */
+export function unquoteEtag(etag: string): string {
+  const t = etag.trim();
+  return t.length >= 2 && t.startsWith('"') && t.endsWith('"') ? t.slice(1, -1) : t;
+}
+
+/**
+ * Decodes a `<CompleteMultipartUpload>` body. Structure errors are MalformedXML; order and existence of
+ * parts are checked later (InvalidPartOrder / InvalidPart), as AWS does.
+ */
+export function decodeCompleteMultipartUpload(body: Buffer): CompletePartRequest[] {
+  const root = parseXmlBody(body, 'CompleteMultipartUpload');
+  const parts = elementsOf(root, 'Part').map((p) => {
+    const num = textOf(p, 'PartNumber')?.trim();
+    const etag = textOf(p, 'ETag');
+    if (num === undefined || etag === undefined || !/^\d{1,5}$/.test(num)) {
+      throw new S3Error('MalformedXML', { message: 'Each Part must have a PartNumber and an ETag.' });
+    }
+    const checksums: ChecksumValues = {};
+    for (const alg of CHECKSUM_ALGORITHMS) {
+      const v = textOf(p, checksumElementName(alg));
+      if (v !== undefined) checksums[alg] = v.trim();
+    }
+    return { partNumber: Number(num), etag: unquoteEtag(etag), checksums };
+  });
+  if (parts.length === 0) throw new S3Error('MalformedXML', { message: 'You must specify at least one part.' });
+  return parts;
+}
+
+/** Decodes an optional `<CreateBucketConfiguration>` body; returns the LocationConstraint if any. */
+export function decodeCreateBucketConfiguration(body: Buffer): { locationConstraint?: string } {
+  if (body.length === 0) return {};
+  const root = parseXmlBody(body, 'CreateBucketConfiguration');
+  const location = textOf(root, 'LocationConstraint');
+  return location === undefined ? {} : { locationConstraint: location.trim() };
+}

@@ -1,0 +1,62 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { XMLParser } from 'fast-xml-parser';
+import {
+  encodeCompleteMultipartUpload, encodeCopyObjectResult, encodeDeleteResult, encodeError, encodeListBuckets,
+  encodeListObjectsV1, encodeListObjectsV2, encodeLocation,
+} from './responses.js';
+
+const parse = (xml: string): unknown => new XMLParser({ parseTagValue: false, ignoreAttributes: false }).parse(xml);
+const owner = { id: 'AK', displayName: 'AK' };
+const d = new Date('2024-01-01T00:00:00.000Z');
+
+test('ListBuckets XML', () => {
+  assert.equal(
+    encodeListBuckets(owner, [{ name: 'b1', created: d }]),
+    '<?xml version="1.0" encoding="UTF-8"?><ListAllMyBucketsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">' +
+      '<Owner><ID>AK</ID><DisplayName>AK</DisplayName></Owner><Buckets><Bucket><Name>b1</Name>' +
+      '<CreationDate>2024-01-01T00:00:00.000Z</CreationDate></Bucket></Buckets></ListAllMyBucketsResult>',
+  );
+});
+
+test('GetBucketLocation is empty for us-east-1', () => {
+  assert.match(encodeLocation('us-east-1'), /<LocationConstraint xmlns="[^"]+"><\/LocationConstraint>$/);
+  assert.match(encodeLocation('eu-west-1'), />eu-west-1<\/LocationConstraint>$/);
+});
+
+test('ListObjects v1 sends NextMarker only when given, escapes keys, quotes ETags', () => {
+  const xml = encodeListObjectsV1({
+    bucket: 'b', prefix: 'p/', delimiter: '/', maxKeys: 2, isTruncated: true, marker: '', nextMarker: 'p/x<',
+    objects: [{ key: 'p/a&b', lastModified: d, etag: 'e1', size: 3 }], commonPrefixes: ['p/c/'], encode: (s) => s, owner,
+  });
+  assert.deepEqual(parse(xml), {
+    '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
+    ListBucketResult: {
+      '@_xmlns': 'http://s3.amazonaws.com/doc/2006-03-01/',
+      Name: 'b', Prefix: 'p/', Marker: '', NextMarker: 'p/x<', MaxKeys: '2', Delimiter: '/', IsTruncated: 'true',
+      Contents: { Key: 'p/a&b', LastModified: '2024-01-01T00:00:00.000Z', ETag: '"e1"', Size: '3', StorageClass: 'STANDARD', Owner: { ID: 'AK', DisplayName: 'AK' } },
+      CommonPrefixes: { Prefix: 'p/c/' },
+    },
+  });
+});
+
+test('ListObjects v2 counts keys and prefixes in KeyCount and applies the URL encoder', () => {
+  const xml = encodeListObjectsV2({
+    bucket: 'b', prefix: 'a b', delimiter: '', maxKeys: 1000, isTruncated: false, encodingType: 'url',
+    objects: [{ key: 'a b', lastModified: d, etag: 'e', size: 0 }], commonPrefixes: ['x/'], encode: encodeURIComponent,
+  });
+  assert.match(xml, /<Prefix>a%20b<\/Prefix><MaxKeys>1000<\/MaxKeys><KeyCount>2<\/KeyCount><IsTruncated>false<\/IsTruncated><EncodingType>url<\/EncodingType>/);
+  assert.match(xml, /<Key>a%20b<\/Key>/);
+  assert.doesNotMatch(xml, /<Owner>|<Delimiter>|ContinuationToken/);
+});
+
+test('CopyObjectResult, DeleteResult, CompleteMultipartUploadResult and Error', () => {
+  assert.match(encodeCopyObjectResult('e', d, { CRC32: 'AAAAAA==' }), /<CopyObjectResult xmlns="[^"]+"><ETag>&quot;e&quot;<\/ETag><LastModified>2024-01-01T00:00:00.000Z<\/LastModified><ChecksumCRC32>AAAAAA==<\/ChecksumCRC32><\/CopyObjectResult>/);
+  assert.match(encodeDeleteResult(['a'], [{ key: 'b', code: 'InternalError', message: 'm' }]),
+    /<Deleted><Key>a<\/Key><\/Deleted><Error><Key>b<\/Key><Code>InternalError<\/Code><Message>m<\/Message><\/Error>/);
+  assert.match(encodeCompleteMultipartUpload({ location: '/b/k', bucket: 'b', key: 'k', etag: 'x-2', checksums: {} }), /<ETag>&quot;x-2&quot;<\/ETag><\/Complete/);
+  assert.equal(
+    encodeError({ code: 'NoSuchKey', message: 'gone', resource: '/b/k', requestId: 'R', hostId: 'H', extra: { Key: 'k' } }),
+    '<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>gone</Message><Key>k</Key><Resource>/b/k</Resource><RequestId>R</RequestId><HostId>H</HostId></Error>',
+  );
+});
