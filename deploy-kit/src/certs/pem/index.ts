@@ -1,0 +1,10 @@
+export { generateSelfSigned } from './generate.js';
+export type { SelfSignedBundle, SelfSignedOptions } from './generate.js';
+export { combinePem, isKeyLabel, parseCombinedPem, splitPem } from './parse.js';
+export type { CombinedPemParts, PemBlock } from './parse.js';
+export { inspectCombinedPem, nameCovered } from './inspect.js';
+export type { CertFinding, InspectOptions, PemReport } from './inspect.js';
+export { privateKeyId, readCertificate } from './forge.js';
+export type { CertFacts } from './forge.js';
+export { assembleCombinedPem } from './assemble.js';
+export type { AssembleResult } from './assemble.js';
