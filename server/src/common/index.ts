@@ -1,2 +1,14 @@
 /** Public names of the kernel layer (STYLE.md convention 15: explicit list, no `export *`). */
 export { ServerError, isServerError } from './errors.js';
+export {
+  CHECKSUM_ALGORITHMS,
+  checksumAlgorithmFromHeaderName,
+  checksumByteLength,
+  checksumHeaderName,
+  combineCompositeChecksum,
+  computeChecksum,
+  createChecksum,
+  decodeChecksumValue,
+  parseChecksumAlgorithm,
+} from './checksum.js';
+export type { ChecksumAlgorithm, ChecksumHasher } from './checksum.js';

@@ -1,0 +1,17 @@
+/** Public names of the auth layer (STYLE.md convention 15: explicit list, no `export *`). */
+export type { LookupSecret } from './credentials.js';
+export { verifyRequest } from './sigv4/verify-request.js';
+export type { VerifyOptions } from './sigv4/verify-common.js';
+export { decodePayload } from './sigv4/decode-payload.js';
+export { SigV4Error, isSigV4Error } from './sigv4/sigv4-errors.js';
+export type { SigV4ErrorCode } from './sigv4/sigv4-errors.js';
+export type {
+  AnonymousRequest,
+  AuthenticatedRequest,
+  DecodedPayload,
+  PayloadChecksum,
+  PayloadMode,
+  SigV4Headers,
+  SigV4Request,
+  VerifiedRequest,
+} from './sigv4/types.js';

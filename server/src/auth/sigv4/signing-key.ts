@@ -1,0 +1,41 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { SCOPE_TERMINATOR } from './constants.js';
+
+/**
+ * Signing primitives of SigV4: kSigning = HMAC(HMAC(HMAC(HMAC("AWS4"+secret, date), region), service), "aws4_request").
+ * https://docs.aws.amazon.com/AmazonS3/latest/API/sig-v4-header-based-auth.html (signing key)
+ */
+
+/** Derives the scoped signing key for one day, region and service. */
+export function deriveSigningKey(secret: string, date: string, region: string, service: string): Buffer {
+  const kDate = hmac(Buffer.from('AWS4' + secret, 'utf8'), date);
+  const kRegion = hmac(kDate, region);
+  const kService = hmac(kRegion, service);
+  return hmac(kService, SCOPE_TERMINATOR);
+}
+
+/** HMAC-SHA256 of a UTF-8 string. */
+export function hmac(key: Uint8Array, data: string): Buffer {
+  return createHmac('sha256', key).update(data, 'utf8').digest();
+}
+
+/** Lower-case hex HMAC-SHA256: a SigV4 signature. */
+export function hmacHex(key: Uint8Array, data: string): string {
+  return hmac(key, data).toString('hex');
+}
+
+/** Lower-case hex SHA-256. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** Constant-time comparison of a computed hex signature with the one a client supplied. */
+export function signaturesEqual(expectedHex: string, providedHex: string): boolean {
+  const a = Buffer.from(expectedHex, 'latin1');
+  const b = Buffer.from(providedHex, 'latin1');
+  if (a.length !== b.length) {
+    timingSafeEqual(a, a);
+    return false;
+  }
+  return timingSafeEqual(a, b);
+}
