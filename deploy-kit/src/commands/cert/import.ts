@@ -6,7 +6,7 @@ import { DeployKitError } from '../../errors.js';
 import type { Deps } from '../../io/index.js';
 import { octal, resolveDir } from '../shared.js';
 import type { GlobalFlags } from '../shared.js';
-import { certLayoutFor } from './layout.js';
+import { certLayoutFor } from '../cert-layout.js';
 
 /** Where the certificate comes from: a chain file plus a key file, or one combined PEM. */
 export type CertSource =

@@ -4,7 +4,7 @@ import { loadSpec } from '../../config/load.js';
 import type { Deps } from '../../io/index.js';
 import { octal, resolveDir } from '../shared.js';
 import type { GlobalFlags } from '../shared.js';
-import { CA_CERT_FILE, certLayoutFor } from './layout.js';
+import { CA_CERT_FILE, certLayoutFor } from '../cert-layout.js';
 
 /** Options of `cert self-signed`. */
 export interface CertSelfSignedOptions {
