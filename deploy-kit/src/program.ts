@@ -1,6 +1,8 @@
 /** The commander tree of deploy-kit (STYLE.md convention 10): global flags plus one factory per command. */
 import { Command } from 'commander';
 import { certCommand } from './commands/cert/command.js';
+import { initCommand } from './commands/init/command.js';
+import { renderCommand } from './commands/render/command.js';
 import type { Deps, Output } from './io/index.js';
 
 function configure(cmd: Command, out: Output): void {
@@ -21,6 +23,8 @@ export function createProgram(deps: Deps, version: string): Command {
     .version(version, '-V, --version', 'print the version')
     .option('--json', 'print machine-readable JSON where the output is data', false)
     .helpCommand(false)
+    .addCommand(initCommand(deps))
+    .addCommand(renderCommand(deps))
     .addCommand(certCommand(deps));
   configure(program, deps.out);
   return program;
