@@ -42,3 +42,18 @@ export class InsufficientReadQuorumError extends ServerError {
 export class InvalidObjectNameError extends ServerError {
   constructor(message: string) { super('ERR_INVALID_OBJECT_NAME', message); }
 }
+/** A bucket name the drives cannot store (the S3 layer validates S3 naming rules before this). */
+export class InvalidBucketNameError extends ServerError {
+  constructor(bucket: string) { super('ERR_INVALID_BUCKET_NAME', `invalid bucket name: ${JSON.stringify(bucket)}`); }
+}
+/**
+ * A drive's format does not fit this deployment (another deployment id, a changed set layout, a
+ * moved drive). The message names the drive and the difference; the server must not start.
+ */
+export class FormatMismatchError extends ServerError {
+  constructor(message: string) { super('ERR_FORMAT_MISMATCH', message); }
+}
+/** openStorage options that cannot work (set sizes, parity out of range…). */
+export class InvalidStorageConfigError extends ServerError {
+  constructor(message: string) { super('ERR_STORAGE_CONFIG', message); }
+}

@@ -1,0 +1,5 @@
+/** Public names of the bitrot layer (pure codec: hashes and framing of shard chunks). */
+export { BITROT_HASH_SIZE, BITROT_KEY, BitrotMismatchError, loadBitrotHasher, verifyFramedChunk } from './hasher.js';
+export type { BitrotHasher } from './hasher.js';
+export { BitrotReader, BitrotWriter, framedSize } from './streaming.js';
+export type { ChunkSink, ChunkSource } from './streaming.js';

@@ -1,0 +1,102 @@
+/**
+ * The only thing the engine knows about a disk. Coarse-grained and async so that a remote drive
+ * (cluster/remote-drive.ts, over RPC) can implement it with one round trip per call.
+ *
+ * Paths: `volume` is a bucket directory; `key` is a literal object key (the drive encodes it,
+ * see object-path.ts); `sysPath` is a relative path inside the drive's system area (temp files,
+ * multipart uploads), made of `[A-Za-z0-9._-]` segments.
+ * Errors are the typed classes of drive-errors.ts.
+ */
+
+/** Capacity of a drive, in bytes. */
+export interface DiskInfo {
+  endpoint: string;
+  total: number;
+  free: number;
+  used: number;
+}
+
+/** Sequential writer of one shard file in the system area (temp write, then `close` fsyncs). */
+export interface ShardWriter {
+  /** Appends the buffers in order (one vectored write, no copy). */
+  write(buffers: readonly Uint8Array[]): Promise<void>;
+  /** Flushes to stable storage and closes. */
+  close(): Promise<void>;
+  /** Closes without flushing; the caller removes the temp directory. */
+  abort(): Promise<void>;
+}
+
+/** Positional reader of one committed shard file. */
+export interface ShardReader {
+  /** Reads exactly `length` bytes at `offset`; a short file is a FileNotFoundError-free FaultyDiskError. */
+  read(offset: number, length: number): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link Drive.renameData}. */
+export interface RenameDataOptions {
+  /** System path of a directory to move in as the object's data directory (null for inline objects). */
+  srcDataPath: string | null;
+  /** Name (UUID) of the data directory referenced by `meta`; required with srcDataPath. */
+  dataDir: string | null;
+  /** When set, files of the moved data directory not in this list are removed (multipart). */
+  keepFiles?: readonly string[];
+}
+
+/** One entry of {@link Drive.listVolumes}. */
+export interface VolumeEntry {
+  name: string;
+  /** Content of the volume metadata file (empty when missing). */
+  meta: Buffer;
+}
+
+/** A disk (local or remote) holding format, buckets, objects and the system area. */
+export interface Drive {
+  /** Human-readable location (path or URL), used in logs and errors. */
+  readonly endpoint: string;
+  readonly isLocal: boolean;
+
+  /** Reads the format file; DiskNotFoundError (no root), UnformattedDiskError (no format). */
+  readFormat(): Promise<Buffer>;
+  /** Writes the format file atomically and creates the system area. */
+  writeFormat(data: Buffer): Promise<void>;
+  diskInfo(): Promise<DiskInfo>;
+  /** Removes leftovers of interrupted writes (temp and trash areas). */
+  cleanTemp(): Promise<void>;
+
+  makeVolume(volume: string, meta: Buffer): Promise<void>;
+  /** Returns the volume metadata; VolumeNotFoundError when absent. */
+  statVolume(volume: string): Promise<Buffer>;
+  listVolumes(): Promise<VolumeEntry[]>;
+  /** Removes the volume directory with everything in it. */
+  deleteVolume(volume: string): Promise<void>;
+
+  /** Creates (truncating) a shard file at `sysPath`, creating parent directories. */
+  createShardWriter(sysPath: string): Promise<ShardWriter>;
+  /** Atomically writes a small system file (temp + fsync + rename). */
+  writeSysFile(sysPath: string, data: Uint8Array): Promise<void>;
+  /** FileNotFoundError when absent. */
+  readSysFile(sysPath: string): Promise<Buffer>;
+  /** Names in a system directory; empty when absent. */
+  listSysDir(sysPath: string): Promise<string[]>;
+  /** Renames inside the system area, replacing the destination (parents are created). */
+  renameSys(srcSysPath: string, dstSysPath: string): Promise<void>;
+  /** Recursive, idempotent removal. */
+  deleteSysPath(sysPath: string): Promise<void>;
+
+  /**
+   * Commits an object on this drive: moves the data directory in (if any), then atomically
+   * replaces the metadata record, then removes data directories the new record no longer references.
+   */
+  renameData(volume: string, key: string, meta: Uint8Array, opts: RenameDataOptions): Promise<void>;
+  /** FileNotFoundError when the object has no metadata record on this drive. */
+  readMeta(volume: string, key: string): Promise<Buffer>;
+  openShardReader(volume: string, key: string, dataDir: string, file: string): Promise<ShardReader>;
+  /** Removes the object's record and data (idempotent) and prunes empty parent directories. */
+  deleteObject(volume: string, key: string): Promise<void>;
+  /**
+   * Child segments of the key-directory `dirKey` ("" or a prefix ending in "/"), decoded, unsorted.
+   * A name may denote an object, a deeper directory, or both.
+   */
+  listDir(volume: string, dirKey: string): Promise<string[]>;
+}

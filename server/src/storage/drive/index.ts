@@ -1,0 +1,8 @@
+/** Public names of the drive layer: the Drive port, the local implementation, drive errors. */
+export type { DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive.js';
+export {
+  DiskFullError, DiskNotFoundError, FaultyDiskError, FileCorruptError, FileNotFoundError, InvalidDrivePathError, UnformattedDiskError,
+  VolumeExistsError, VolumeNotFoundError, isDriveOfflineError,
+} from './drive-errors.js';
+export { LocalDrive } from './local-drive.js';
+export { META_FILE, SYS_DIR, encodeKey, encodeSegment, isDataDirName } from './object-path.js';

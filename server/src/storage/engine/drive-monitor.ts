@@ -1,0 +1,152 @@
+import { UnformattedDiskError, VolumeExistsError } from '../drive/index.js';
+import { decodeFormat, encodeFormat } from '../format/index.js';
+import type { DriveFormat } from '../format/index.js';
+import type { ErasureSet, StorageLogger } from './erasure-set.js';
+import type { DriveChecker } from './erasure-sets.js';
+import { healObject } from './heal.js';
+import type { HealQueue } from './heal-queue.js';
+import { listSet } from './listing.js';
+import type { SetDrive } from './set-drive.js';
+
+/**
+ * Re-detects drives (REFERENCE.md fact 7c, MinIO checks every 10 s; we default to 3 s and also
+ * check on demand from health()). A slot's format is re-read:
+ *  - same deployment and UUID → online (if it was down: recreate missing buckets, then a
+ *    background heal of the whole set onto it, since it may have missed writes);
+ *  - no format but a root directory (wiped or replaced drive) → formatted with the slot's UUID
+ *    and fully healed (it counts as online and "healing" meanwhile);
+ *  - missing root, I/O errors → offline; another deployment or UUID → refused (logged).
+ */
+export class DriveMonitor implements DriveChecker {
+  readonly #sets: readonly ErasureSet[];
+  readonly #reference: DriveFormat;
+  readonly #heals: HealQueue;
+  readonly #logger: StorageLogger;
+  readonly #timer: NodeJS.Timeout;
+  #running: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(deps: { sets: readonly ErasureSet[]; reference: DriveFormat; heals: HealQueue; logger: StorageLogger; intervalMs: number }) {
+    this.#sets = deps.sets;
+    this.#reference = deps.reference;
+    this.#heals = deps.heals;
+    this.#logger = deps.logger;
+    this.#timer = setInterval(() => { void this.checkNow(); }, deps.intervalMs);
+    this.#timer.unref();
+  }
+
+  /** A call on `slot` failed with an offline-class error: stop using it until it checks out again. */
+  driveFault(slot: SetDrive, err: unknown): void {
+    if (slot.state !== 'online') return;
+    slot.state = 'offline';
+    this.#logger.warn(`drive ${slot.drive.endpoint} went offline: ${(err as Error).message}`);
+  }
+
+  checkNow(): Promise<void> {
+    if (this.#stopped) return Promise.resolve();
+    this.#running ??= (async () => {
+      try {
+        await Promise.all(this.#sets.flatMap((set) => set.drives.map((slot) => this.#check(set, slot))));
+      } finally {
+        this.#running = undefined;
+      }
+    })();
+    return this.#running;
+  }
+
+  /** Heals every object of `set` onto `slot` (full-drive heal). */
+  healDrive(set: ErasureSet, slot: SetDrive): Promise<void> {
+    return healSet(set, slot);
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    clearInterval(this.#timer);
+  }
+
+  async #check(set: ErasureSet, slot: SetDrive): Promise<void> {
+    const wasOnline = slot.online;
+    try {
+      const f = decodeFormat(await slot.drive.readFormat());
+      if (f.deploymentId !== this.#reference.deploymentId || f.thisDrive !== slot.uuid) {
+        if (slot.state !== 'mismatched') {
+          this.#logger.error(`drive ${slot.drive.endpoint} carries deployment ${f.deploymentId} drive ${f.thisDrive}, expected ${this.#reference.deploymentId} drive ${slot.uuid}: not used`);
+        }
+        slot.state = 'mismatched';
+        return;
+      }
+      if (!wasOnline) await this.#cameBack(set, slot, false);
+    } catch (err) {
+      if (err instanceof UnformattedDiskError) {
+        try {
+          await slot.drive.writeFormat(encodeFormat({ ...this.#reference, thisDrive: slot.uuid }));
+          this.#logger.warn(`drive ${slot.drive.endpoint} was empty: formatted as ${slot.uuid}, healing`);
+          await this.#cameBack(set, slot, true);
+          return;
+        } catch (e) {
+          err = e;
+        }
+      }
+      if (wasOnline) this.#logger.warn(`drive ${slot.drive.endpoint} is offline: ${(err as Error).message}`);
+      slot.state = err instanceof UnformattedDiskError ? 'unformatted' : 'offline';
+    }
+  }
+
+  async #cameBack(set: ErasureSet, slot: SetDrive, fresh: boolean): Promise<void> {
+    await slot.drive.cleanTemp();
+    await restoreBuckets(this.#sets, slot);
+    slot.state = 'online';
+    if (!fresh) this.#logger.info(`drive ${slot.drive.endpoint} is back online, healing`);
+    slot.healing = true;
+    this.#heals.push({
+      id: `drive\0${slot.drive.endpoint}`,
+      run: async () => {
+        try {
+          await healSet(set, slot);
+        } finally {
+          slot.healing = false;
+        }
+      },
+    });
+  }
+}
+
+/** Recreates on `slot` the buckets that a majority of the other online drives hold. */
+export async function restoreBuckets(sets: readonly ErasureSet[], slot: SetDrive): Promise<void> {
+  const counts = new Map<string, { n: number; meta: Buffer }>();
+  let answered = 0;
+  for (const set of sets) {
+    for (const other of set.drives) {
+      if (other === slot || !other.online) continue;
+      try {
+        for (const v of await other.drive.listVolumes()) {
+          const c = counts.get(v.name) ?? { n: 0, meta: v.meta };
+          c.n++;
+          counts.set(v.name, c);
+        }
+        answered++;
+      } catch { /* offline */ }
+    }
+  }
+  const have = new Set((await slot.drive.listVolumes()).map((v) => v.name));
+  for (const [name, c] of counts) {
+    if (have.has(name) || c.n * 2 < answered) continue;
+    try {
+      await slot.drive.makeVolume(name, c.meta);
+    } catch (err) {
+      if (!(err instanceof VolumeExistsError)) throw err;
+    }
+  }
+}
+
+/** Heals every object of every bucket of `set` (metadata check; shards are rebuilt where missing). */
+async function healSet(set: ErasureSet, slot: SetDrive): Promise<void> {
+  if (!slot.online) return;
+  const buckets = await slot.drive.listVolumes();
+  for (const b of buckets) {
+    for await (const e of listSet(set, b.name, '', '', false)) {
+      if (!slot.online) return;
+      if ('info' in e) await healObject(set, b.name, e.key, false);
+    }
+  }
+}

@@ -1,0 +1,187 @@
+import type { BitrotHasher } from '../bitrot/index.js';
+import type { Drive } from '../drive/index.js';
+import {
+  DiskNotFoundError, FileNotFoundError, InvalidDrivePathError, VolumeNotFoundError, isDriveOfflineError,
+} from '../drive/index.js';
+import { onEach, readQuorum, writeQuorum } from '../erasure/index.js';
+import type { DriveResult } from '../erasure/index.js';
+import { decodeObjectMeta } from '../format/index.js';
+import type { ObjectMeta } from '../format/index.js';
+import type { NamespaceLocker } from './locker.js';
+import type { ObjectInfo } from './object-layer.js';
+import type { SetDrive } from './set-drive.js';
+import {
+  BucketNotFoundError, InsufficientReadQuorumError, InvalidBucketNameError, ObjectNotFoundError,
+} from './storage-errors.js';
+
+/** Minimal logger port. */
+export interface StorageLogger {
+  info(msg: string): void;
+  warn(msg: string): void;
+  error(msg: string): void;
+}
+
+/** Background work sink (the MRF heal queue). */
+export interface HealSink {
+  /** Queues a heal of one object; `deep` verifies every shard (after a read saw damage). */
+  queueObject(set: ErasureSet, bucket: string, key: string, deep: boolean): void;
+}
+
+/** Metadata agreed by a read quorum of drives. */
+export interface QuorumMeta {
+  meta: ObjectMeta;
+  /** Per drive of the set: its record when it agrees with `meta`, else null. */
+  perDrive: (ObjectMeta | null)[];
+  /** True when some online drive lacks the agreed version (needs healing). */
+  incomplete: boolean;
+}
+
+/** Dependencies of an {@link ErasureSet}. */
+export interface ErasureSetDeps {
+  index: number;
+  drives: SetDrive[];
+  parity: number;
+  deploymentId: string;
+  hasher: BitrotHasher;
+  locker: NamespaceLocker;
+  heals: HealSink;
+  logger: StorageLogger;
+  /** Called when a drive call failed with an offline-class error (the monitor rechecks it). */
+  onDriveFault(slot: SetDrive, err: unknown): void;
+}
+
+/**
+ * One erasure set: N drives, objects split into K = N - parity data shards + parity shards.
+ * This class holds the per-drive fan-out and the metadata quorum; the operations live in
+ * object-write.ts, object-read.ts, multipart.ts, listing.ts and heal.ts (one concern per file).
+ */
+export class ErasureSet {
+  readonly index: number;
+  readonly drives: SetDrive[];
+  readonly parity: number;
+  readonly deploymentId: string;
+  readonly hasher: BitrotHasher;
+  readonly locker: NamespaceLocker;
+  readonly heals: HealSink;
+  readonly logger: StorageLogger;
+  readonly #onDriveFault: (slot: SetDrive, err: unknown) => void;
+
+  constructor(deps: ErasureSetDeps) {
+    this.index = deps.index;
+    this.drives = deps.drives;
+    this.parity = deps.parity;
+    this.deploymentId = deps.deploymentId;
+    this.hasher = deps.hasher;
+    this.locker = deps.locker;
+    this.heals = deps.heals;
+    this.logger = deps.logger;
+    this.#onDriveFault = deps.onDriveFault;
+  }
+
+  get n(): number {
+    return this.drives.length;
+  }
+
+  /** Data shards of new objects. */
+  get k(): number {
+    return this.n - this.parity;
+  }
+
+  get writeQuorum(): number {
+    return writeQuorum(this.k, this.parity);
+  }
+
+  get readQuorum(): number {
+    return readQuorum(this.k);
+  }
+
+  onlineCount(): number {
+    return this.drives.filter((d) => d.online).length;
+  }
+
+  /**
+   * Runs `fn` on every drive in parallel; offline slots answer DiskNotFoundError without a call.
+   * Offline-class failures are reported to the monitor.
+   */
+  each<T>(fn: (drive: Drive, i: number) => Promise<T>, only?: readonly boolean[]): Promise<DriveResult<T>[]> {
+    return onEach(this.drives, async (slot, i) => {
+      if (only !== undefined && only[i] !== true) throw new DiskNotFoundError(slot.drive.endpoint);
+      if (!slot.online) throw new DiskNotFoundError(slot.drive.endpoint);
+      try {
+        return await fn(slot.drive, i);
+      } catch (err) {
+        if (isDriveOfflineError(err)) this.#onDriveFault(slot, err);
+        if (err instanceof InvalidDrivePathError) throw new InvalidBucketNameError(String(err.message));
+        throw err;
+      }
+    });
+  }
+
+  /** Reads and decodes every drive's metadata record of `key`. */
+  readMetas(bucket: string, key: string): Promise<DriveResult<ObjectMeta>[]> {
+    return this.each(async (d) => decodeObjectMeta(await d.readMeta(bucket, key)));
+  }
+
+  /**
+   * Picks the newest object version held by at least its read quorum (K) of drives.
+   * Throws ObjectNotFoundError when no version can reach K even counting unreachable drives,
+   * InsufficientReadQuorumError when it might but too few drives answered.
+   */
+  pickQuorum(bucket: string, key: string, results: readonly DriveResult<ObjectMeta>[]): QuorumMeta {
+    const groups = new Map<string, { meta: ObjectMeta; idx: number[] }>();
+    let unknown = 0;
+    let volumeMissing = 0;
+    results.forEach((r, i) => {
+      if (!r.ok) {
+        if (r.error instanceof VolumeNotFoundError) volumeMissing++;
+        else if (!(r.error instanceof FileNotFoundError)) unknown++;
+        return;
+      }
+      const g = groups.get(r.value.versionId);
+      if (g === undefined) groups.set(r.value.versionId, { meta: r.value, idx: [i] });
+      else g.idx.push(i);
+    });
+    let best: { meta: ObjectMeta; idx: number[] } | undefined;
+    let largest = 0;
+    for (const g of groups.values()) {
+      largest = Math.max(largest, g.idx.length);
+      if (g.idx.length < readQuorum(g.meta.erasure.k)) continue;
+      if (best === undefined || g.meta.modTime > best.meta.modTime
+        || (g.meta.modTime === best.meta.modTime && g.meta.versionId > best.meta.versionId)) best = g;
+    }
+    if (best === undefined) {
+      if (largest + unknown < this.readQuorum) {
+        if (volumeMissing > 0 && volumeMissing >= results.length - unknown) throw new BucketNotFoundError(bucket);
+        throw new ObjectNotFoundError(bucket, key);
+      }
+      throw new InsufficientReadQuorumError(`cannot read ${bucket}/${key}: too few drives agree`);
+    }
+    const perDrive: (ObjectMeta | null)[] = results.map(() => null);
+    for (const i of best.idx) perDrive[i] = (results[i] as { ok: true; value: ObjectMeta }).value;
+    const incomplete = this.drives.some((d, i) => d.online && perDrive[i] === null);
+    return { meta: best.meta, perDrive, incomplete };
+  }
+
+  /** Metadata at read quorum (queues a heal when some online drive lacks it). */
+  async readQuorumMeta(bucket: string, key: string): Promise<QuorumMeta> {
+    const q = this.pickQuorum(bucket, key, await this.readMetas(bucket, key));
+    if (q.incomplete) this.heals.queueObject(this, bucket, key, false);
+    return q;
+  }
+}
+
+/** The ObjectInfo view of a metadata record. */
+export function toObjectInfo(bucket: string, meta: ObjectMeta): ObjectInfo {
+  const info: ObjectInfo = {
+    bucket,
+    key: meta.key,
+    size: meta.size,
+    etag: meta.etag,
+    lastModified: new Date(meta.modTime),
+    system: { ...meta.system },
+    user: { ...meta.user },
+    checksums: { ...meta.checksums },
+  };
+  if (meta.partCount !== undefined) info.partCount = meta.partCount;
+  return info;
+}

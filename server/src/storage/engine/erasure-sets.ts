@@ -1,0 +1,288 @@
+import type { Readable } from 'node:stream';
+import { VolumeExistsError, VolumeNotFoundError } from '../drive/index.js';
+import { countOk, majorityQuorum } from '../erasure/index.js';
+import { decodeBucketRecord, encodeBucketRecord } from '../format/index.js';
+import type { ErasureSet } from './erasure-set.js';
+import { toObjectInfo } from './erasure-set.js';
+import type { HealQueue } from './heal-queue.js';
+import { listObjects } from './listing.js';
+import { abortUpload, completeUpload, createUpload, listParts, listSetUploads, putPart, toUploadInfo } from './multipart.js';
+import type {
+  BucketInfo, ChecksumAlgorithm, CompletePart, ListObjectsOptions, ListObjectsResult, ListPartsResult, ListUploadsOptions,
+  ListUploadsResult, ObjectInfo, ObjectLayer, ObjectMetadataInput, OpenObject, PartInfo, PutObjectOptions, StorageHealth,
+} from './object-layer.js';
+import { checkObjectName, compareUtf8 } from './object-name.js';
+import { openObject } from './object-read.js';
+import { putObject } from './object-write.js';
+import { setIndexFor } from './placement.js';
+import {
+  BucketExistsError, BucketNotEmptyError, BucketNotFoundError, InsufficientReadQuorumError, InsufficientWriteQuorumError,
+} from './storage-errors.js';
+
+/** How long a positive "bucket exists" answer is reused (saves N reads per PUT/GET). */
+const BUCKET_CACHE_MS = 1000;
+
+/** Drive-liveness hooks the object layer needs from the monitor. */
+export interface DriveChecker {
+  /** Re-reads the format of every drive now (on demand from health()). */
+  checkNow(): Promise<void>;
+  stop(): void;
+}
+
+/**
+ * ObjectLayer over several erasure sets: an object lives in the set chosen by
+ * `setIndexFor(deploymentId, key)` (placement.ts); buckets exist on every drive of every set
+ * and are created/deleted with a majority (N/2+1) of each set's drives (REFERENCE.md fact 2).
+ */
+export class ErasureSets implements ObjectLayer {
+  readonly deploymentId: string;
+  readonly sets: readonly ErasureSet[];
+  readonly #heals: HealQueue;
+  #checker: DriveChecker | undefined;
+  readonly #bucketSeen = new Map<string, number>();
+
+  constructor(deploymentId: string, sets: readonly ErasureSet[], heals: HealQueue) {
+    this.deploymentId = deploymentId;
+    this.sets = sets;
+    this.#heals = heals;
+  }
+
+  /** Attaches the drive monitor (constructed after the sets). */
+  setChecker(checker: DriveChecker): void {
+    this.#checker = checker;
+  }
+
+  #setFor(key: string): ErasureSet {
+    return this.sets[setIndexFor(this.deploymentId, key, this.sets.length)]!;
+  }
+
+  async #requireBucket(bucket: string): Promise<void> {
+    const seen = this.#bucketSeen.get(bucket);
+    if (seen !== undefined && Date.now() - seen < BUCKET_CACHE_MS) return;
+    await this.getBucketInfo(bucket);
+  }
+
+  async makeBucket(bucket: string): Promise<void> {
+    const record = encodeBucketRecord({ created: Date.now() });
+    const results = await Promise.all(this.sets.map((s) => s.each((d) => d.makeVolume(bucket, record))));
+    let exists = 0;
+    let total = 0;
+    for (const res of results) for (const r of res) { total++; if (!r.ok && r.error instanceof VolumeExistsError) exists++; }
+    if (exists >= majorityQuorum(total)) throw new BucketExistsError(bucket);
+    const short = this.sets.findIndex((s, i) => countOk(results[i]!) + results[i]!.filter((r) => !r.ok && r.error instanceof VolumeExistsError).length < majorityQuorum(s.n));
+    if (short >= 0) {
+      await Promise.all(this.sets.map((s, i) => s.each((d) => d.deleteVolume(bucket), results[i]!.map((r) => r.ok))));
+      throw new InsufficientWriteQuorumError(`cannot create bucket ${bucket}: set ${short} lacks a majority of drives`);
+    }
+    this.#bucketSeen.set(bucket, Date.now());
+  }
+
+  async getBucketInfo(bucket: string): Promise<BucketInfo> {
+    const results = (await Promise.all(this.sets.map((s) => s.each((d) => d.statVolume(bucket))))).flat();
+    let found = 0;
+    let missing = 0;
+    let created = Number.POSITIVE_INFINITY;
+    for (const r of results) {
+      if (r.ok) {
+        found++;
+        try { created = Math.min(created, decodeBucketRecord(r.value).created); } catch { /* legacy */ }
+      } else if (r.error instanceof VolumeNotFoundError) missing++;
+    }
+    if (found === 0 && missing === 0) throw new InsufficientReadQuorumError(`no drive answered for bucket ${bucket}`);
+    // Creates and deletes reach a majority, so a majority of the answering drives decides.
+    if (found === 0 || found < missing) throw new BucketNotFoundError(bucket);
+    this.#bucketSeen.set(bucket, Date.now());
+    return { name: bucket, created: new Date(Number.isFinite(created) ? created : 0) };
+  }
+
+  /** Buckets held by at least half of the answering drives; names starting with "." are internal. */
+  async listBuckets(): Promise<BucketInfo[]> {
+    const results = (await Promise.all(this.sets.map((s) => s.each((d) => d.listVolumes())))).flat();
+    const answered = results.filter((r) => r.ok).length;
+    if (answered === 0) throw new InsufficientReadQuorumError('no drive answered');
+    const seen = new Map<string, { n: number; created: number }>();
+    for (const r of results) {
+      if (!r.ok) continue;
+      for (const v of r.value) {
+        if (v.name.startsWith('.')) continue;
+        const e = seen.get(v.name) ?? { n: 0, created: Number.POSITIVE_INFINITY };
+        e.n++;
+        try { e.created = Math.min(e.created, decodeBucketRecord(v.meta).created); } catch { /* legacy */ }
+        seen.set(v.name, e);
+      }
+    }
+    return [...seen.entries()]
+      .filter(([, e]) => e.n * 2 >= answered)
+      .map(([name, e]) => ({ name, created: new Date(Number.isFinite(e.created) ? e.created : 0) }))
+      .sort((a, b) => compareUtf8(a.name, b.name));
+  }
+
+  async deleteBucket(bucket: string): Promise<void> {
+    await this.getBucketInfo(bucket);
+    const list = await this.listObjects(bucket, { prefix: '', delimiter: '', startAfter: '', maxKeys: 1 });
+    if (list.objects.length > 0) throw new BucketNotEmptyError(bucket);
+    const uploads = await Promise.all(this.sets.map((s) => listSetUploads(s, bucket)));
+    if (uploads.some((u) => u.length > 0)) throw new BucketNotEmptyError(bucket);
+    this.#bucketSeen.delete(bucket);
+    const results = await Promise.all(this.sets.map(async (s) => {
+      const res = await s.each((d) => d.deleteVolume(bucket));
+      await s.each((d) => d.deleteSysPath(`multipart/${bucket}`));
+      return res;
+    }));
+    this.sets.forEach((s, i) => {
+      const ok = results[i]!.filter((r) => r.ok || r.error instanceof VolumeNotFoundError).length;
+      if (ok < majorityQuorum(s.n)) throw new InsufficientWriteQuorumError(`cannot delete bucket ${bucket}: set ${i} lacks a majority of drives`);
+    });
+  }
+
+  async putObject(bucket: string, key: string, body: Readable, opts: PutObjectOptions): Promise<ObjectInfo> {
+    checkObjectName(key);
+    await this.#requireBucket(bucket);
+    return putObject(this.#setFor(key), bucket, key, body, opts);
+  }
+
+  async getObjectInfo(bucket: string, key: string): Promise<ObjectInfo> {
+    checkObjectName(key);
+    await this.#requireBucket(bucket);
+    const q = await this.#setFor(key).readQuorumMeta(bucket, key);
+    return toObjectInfo(bucket, q.meta);
+  }
+
+  async openObject(bucket: string, key: string): Promise<OpenObject> {
+    checkObjectName(key);
+    await this.#requireBucket(bucket);
+    return openObject(this.#setFor(key), bucket, key);
+  }
+
+  async deleteObject(bucket: string, key: string): Promise<void> {
+    checkObjectName(key);
+    await this.#requireBucket(bucket);
+    const set = this.#setFor(key);
+    const unlock = await set.locker.lock(`${bucket}/${key}`);
+    try {
+      const res = await set.each((d) => d.deleteObject(bucket, key));
+      if (countOk(res) < majorityQuorum(set.n)) {
+        throw new InsufficientWriteQuorumError(`cannot delete ${bucket}/${key}: ${countOk(res)} of ${set.n} drives answered`);
+      }
+    } finally {
+      unlock();
+    }
+  }
+
+  async listObjects(bucket: string, opts: ListObjectsOptions): Promise<ListObjectsResult> {
+    await this.#requireBucket(bucket);
+    return listObjects(this.sets, bucket, opts);
+  }
+
+  async createMultipartUpload(
+    bucket: string, key: string, opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm },
+  ): Promise<string> {
+    checkObjectName(key);
+    await this.#requireBucket(bucket);
+    return createUpload(this.#setFor(key), bucket, key, opts);
+  }
+
+  async putObjectPart(
+    bucket: string, key: string, uploadId: string, partNumber: number, body: Readable, opts: Omit<PutObjectOptions, 'metadata'>,
+  ): Promise<PartInfo> {
+    checkObjectName(key);
+    await this.#requireBucket(bucket);
+    return putPart(this.#setFor(key), bucket, key, uploadId, partNumber, body, opts);
+  }
+
+  async completeMultipartUpload(bucket: string, key: string, uploadId: string, parts: CompletePart[]): Promise<ObjectInfo> {
+    checkObjectName(key);
+    await this.#requireBucket(bucket);
+    return completeUpload(this.#setFor(key), bucket, key, uploadId, parts);
+  }
+
+  async abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void> {
+    checkObjectName(key);
+    await this.#requireBucket(bucket);
+    return abortUpload(this.#setFor(key), bucket, key, uploadId);
+  }
+
+  async listParts(
+    bucket: string, key: string, uploadId: string, opts: { partNumberMarker: number; maxParts: number },
+  ): Promise<ListPartsResult> {
+    checkObjectName(key);
+    await this.#requireBucket(bucket);
+    return listParts(this.#setFor(key), bucket, key, uploadId, opts);
+  }
+
+  async listMultipartUploads(bucket: string, opts: ListUploadsOptions): Promise<ListUploadsResult> {
+    await this.#requireBucket(bucket);
+    const all = (await Promise.all(this.sets.map((s) => listSetUploads(s, bucket)))).flat()
+      .filter((u) => u.key.startsWith(opts.prefix))
+      .sort((a, b) => compareUtf8(a.key, b.key) || a.initiated - b.initiated || compareUtf8(a.uploadId, b.uploadId));
+    const after = all.filter((u) => {
+      if (opts.keyMarker === '') return true;
+      const c = compareUtf8(u.key, opts.keyMarker);
+      if (c !== 0) return c > 0;
+      if (opts.uploadIdMarker === '') return false;
+      const m = all.findIndex((x) => x.key === opts.keyMarker && x.uploadId === opts.uploadIdMarker);
+      return m >= 0 && all.indexOf(u) > m;
+    });
+    const out: ListUploadsResult = { uploads: [], commonPrefixes: [], isTruncated: false };
+    let count = 0;
+    for (const u of after) {
+      let cp: string | undefined;
+      if (opts.delimiter !== '') {
+        const at = u.key.indexOf(opts.delimiter, opts.prefix.length);
+        if (at >= 0) cp = u.key.slice(0, at + opts.delimiter.length);
+      }
+      if (cp !== undefined && out.commonPrefixes[out.commonPrefixes.length - 1] === cp) continue;
+      if (count === opts.maxUploads) {
+        out.isTruncated = true;
+        break;
+      }
+      count++;
+      if (cp !== undefined) {
+        out.commonPrefixes.push(cp);
+        out.nextKeyMarker = cp;
+        delete out.nextUploadIdMarker;
+      } else {
+        out.uploads.push(toUploadInfo(u));
+        out.nextKeyMarker = u.key;
+        out.nextUploadIdMarker = u.uploadId;
+      }
+    }
+    if (!out.isTruncated) {
+      delete out.nextKeyMarker;
+      delete out.nextUploadIdMarker;
+    }
+    return out;
+  }
+
+  async health(): Promise<StorageHealth> {
+    await this.#checker?.checkNow();
+    let writable = true;
+    let readable = true;
+    let writeQuorum = 0;
+    let readQuorum = 0;
+    let online = 0;
+    let offline = 0;
+    let healing = 0;
+    for (const s of this.sets) {
+      const up = s.onlineCount();
+      online += up;
+      offline += s.n - up;
+      healing += s.drives.filter((d) => d.online && d.healing).length;
+      writeQuorum = Math.max(writeQuorum, s.writeQuorum);
+      readQuorum = Math.max(readQuorum, s.readQuorum);
+      if (up < s.writeQuorum) writable = false;
+      if (up < s.readQuorum) readable = false;
+    }
+    return { writable, readable, writeQuorum, readQuorum, onlineDrives: online, offlineDrives: offline, healingDrives: healing };
+  }
+
+  /** Resolves when the heal queue is empty and idle (tests, admin). */
+  drainHeals(): Promise<void> {
+    return this.#heals.drain();
+  }
+
+  async close(): Promise<void> {
+    this.#checker?.stop();
+    await this.#heals.close();
+  }
+}

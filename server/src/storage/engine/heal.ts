@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import type { ShardWriter } from '../drive/index.js';
+import { FileNotFoundError } from '../drive/index.js';
+import { blockCount, blockLength, chunkLength, fetchBlock, shardSize } from '../erasure/index.js';
+import { encodeObjectMeta } from '../format/index.js';
+import type { ObjectMeta } from '../format/index.js';
+import type { ErasureSet, QuorumMeta } from './erasure-set.js';
+import { partDecoder } from './object-read.js';
+import { shardDrives } from './object-write.js';
+import { ObjectNotFoundError } from './storage-errors.js';
+
+/**
+ * Healing of one object (REFERENCE.md fact 7): the version agreed by read quorum is rebuilt on
+ * every online drive that lacks it, holds another version, or (deep heal) holds a missing or
+ * corrupt shard. Rebuilt shards are written to the temp area and committed with the same
+ * `renameData` as a PUT, so a drive never exposes a half-healed object. Runs under the
+ * object's lock, from the heal queue only.
+ */
+
+/** What a heal did. */
+export interface HealResult {
+  /** Drive indexes rewritten. */
+  healed: number[];
+}
+
+/** Finds drives whose shards of the agreed version are missing or corrupt (reads everything). */
+async function findDamage(set: ErasureSet, bucket: string, q: QuorumMeta, targets: Set<number>): Promise<void> {
+  const { meta } = q;
+  const byShard = shardDrives(meta.erasure.distribution);
+  const parts = meta.dataDir === null ? [{ number: 1, size: meta.size }] : meta.parts;
+  for (const part of parts) {
+    const { st, shards } = partDecoder(set, bucket, q, part.number, () => undefined);
+    try {
+      byShard.forEach((i, s) => { if (targets.has(i)) st.bad[s] = true; });
+      const blocks = meta.dataDir === null ? 1 : blockCount(part.size, meta.erasure.blockSize);
+      for (let b = 0; b < blocks; b++) {
+        const len = meta.dataDir === null ? meta.size : blockLength(part.size, meta.erasure.blockSize, b);
+        await fetchBlock(st, b, chunkLength(len, meta.erasure.k), true);
+      }
+      st.bad.forEach((bad, s) => { if (bad) targets.add(byShard[s]!); });
+    } finally {
+      await shards.close();
+    }
+  }
+}
+
+/** Rebuilds the shards of `targets` into the temp area (or inline buffers) and commits them. */
+async function rebuild(set: ErasureSet, bucket: string, q: QuorumMeta, targets: number[]): Promise<number[]> {
+  const { meta } = q;
+  const { k } = meta.erasure;
+  const byShard = shardDrives(meta.erasure.distribution);
+  const isTarget = set.drives.map((_, i) => targets.includes(i));
+  const tmpDir = `tmp/${randomUUID()}`;
+  const inline: Buffer[] = [];
+  try {
+    const parts = meta.dataDir === null ? [{ number: 1, size: meta.size }] : meta.parts;
+    for (const part of parts) {
+      const { st, shards } = partDecoder(set, bucket, q, part.number, () => undefined);
+      byShard.forEach((i, s) => { if (isTarget[i]) st.bad[s] = true; });
+      let writers: (ShardWriter | null)[] = [];
+      try {
+        if (meta.dataDir !== null) {
+          const res = await set.each((d) => d.createShardWriter(`${tmpDir}/${meta.dataDir}/part.${part.number}`), isTarget);
+          writers = res.map((r) => (r.ok ? r.value : null));
+        }
+        const blocks = meta.dataDir === null ? 1 : blockCount(part.size, meta.erasure.blockSize);
+        for (let b = 0; b < blocks; b++) {
+          const len = meta.dataDir === null ? meta.size : blockLength(part.size, meta.erasure.blockSize, b);
+          const chunks = await fetchBlock(st, b, chunkLength(len, k), true);
+          await Promise.all(targets.map(async (i) => {
+            const s = meta.erasure.distribution[i]! - 1;
+            const hash = set.hasher.hash(chunks[s]!);
+            if (meta.dataDir === null) inline[s] = Buffer.concat([hash, chunks[s]!]);
+            else await writers[i]?.write([hash, chunks[s]!]);
+          }));
+        }
+        await Promise.all(writers.map((w) => w?.close()));
+      } catch (err) {
+        await Promise.all(writers.map((w) => w?.abort()));
+        throw err;
+      } finally {
+        await shards.close();
+      }
+    }
+    const res = await set.each((d, i) => {
+      const shard = meta.erasure.distribution[i]!;
+      const own: ObjectMeta = { ...meta, erasure: { ...meta.erasure, index: shard }, inline: meta.dataDir === null ? inline[shard - 1] ?? null : null };
+      return d.renameData(bucket, meta.key, encodeObjectMeta(own), meta.dataDir === null
+        ? { srcDataPath: null, dataDir: null }
+        : { srcDataPath: `${tmpDir}/${meta.dataDir}`, dataDir: meta.dataDir });
+    }, isTarget);
+    return targets.filter((i) => res[i]!.ok);
+  } finally {
+    if (meta.dataDir !== null) await set.each((d) => d.deleteSysPath(tmpDir), isTarget);
+  }
+}
+
+/**
+ * Heals `key`. Objects below read quorum whose other drives answered "not found" are dangling
+ * leftovers of failed writes and are removed.
+ */
+export async function healObject(set: ErasureSet, bucket: string, key: string, deep: boolean): Promise<HealResult> {
+  const unlock = await set.locker.lock(`${bucket}/${key}`);
+  try {
+    const results = await set.readMetas(bucket, key);
+    let q: QuorumMeta;
+    try {
+      q = set.pickQuorum(bucket, key, results);
+    } catch (err) {
+      if (err instanceof ObjectNotFoundError) {
+        const notFound = results.filter((r) => !r.ok && r.error instanceof FileNotFoundError).length;
+        if (notFound > set.n - set.readQuorum) await set.each((d) => d.deleteObject(bucket, key), results.map((r) => r.ok));
+        return { healed: [] };
+      }
+      throw err;
+    }
+    const targets = new Set<number>();
+    set.drives.forEach((d, i) => { if (d.online && q.perDrive[i] === null) targets.add(i); });
+    if (deep) await findDamage(set, bucket, q, targets);
+    if (targets.size === 0) return { healed: [] };
+    const healed = await rebuild(set, bucket, q, [...targets].sort((a, b) => a - b));
+    if (healed.length > 0) set.logger.info(`healed ${bucket}/${key} on ${healed.map((i) => set.drives[i]!.drive.endpoint).join(', ')}`);
+    return { healed };
+  } finally {
+    unlock();
+  }
+}

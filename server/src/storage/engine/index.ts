@@ -1,0 +1,19 @@
+/** Public names of the engine layer: the ObjectLayer contract, its implementation, and engine errors. */
+export type {
+  BucketInfo, ByteRange, ChecksumAlgorithm, CompletePart, ListObjectsOptions, ListObjectsResult, ListPartsResult,
+  ListUploadsOptions, ListUploadsResult, MultipartUploadInfo, ObjectInfo, ObjectLayer, ObjectMetadataInput, OpenObject,
+  PartInfo, PutObjectOptions, StorageHealth, SystemMetadataName,
+} from './object-layer.js';
+export {
+  BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, EntityTooSmallError, FormatMismatchError,
+  IncompleteBodyError, InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError,
+  InvalidObjectNameError, InvalidPartError, InvalidPartOrderError, InvalidStorageConfigError, ObjectNotFoundError,
+  UploadNotFoundError,
+} from './storage-errors.js';
+export { openStorage } from './open-storage.js';
+export type { OpenStorageOptions, Storage } from './open-storage.js';
+export type { StorageLogger } from './erasure-set.js';
+export { LocalLocker } from './locker.js';
+export type { NamespaceLocker } from './locker.js';
+export { MAX_KEY_BYTES, checkObjectName, compareUtf8 } from './object-name.js';
+export { MIN_PART_SIZE } from './multipart.js';

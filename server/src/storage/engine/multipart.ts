@@ -1,0 +1,233 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { BLOCK_SIZE, countOk, writeQuorum } from '../erasure/index.js';
+import { decodePartRecord, decodeUploadRecord, encodePartRecord, encodeUploadRecord } from '../format/index.js';
+import type { ObjectMeta, PartRecord, UploadRecord } from '../format/index.js';
+import type { ErasureSet } from './erasure-set.js';
+import { toObjectInfo } from './erasure-set.js';
+import type {
+  ChecksumAlgorithm, CompletePart, ListPartsResult, MultipartUploadInfo, ObjectInfo, ObjectMetadataInput, PartInfo,
+  PutObjectOptions, SystemMetadataName,
+} from './object-layer.js';
+import { checkBody, commitObject, dropTemp, encodeToTemp, layoutFor } from './object-write.js';
+import {
+  EntityTooSmallError, InsufficientWriteQuorumError, InvalidPartError, InvalidPartOrderError, UploadNotFoundError,
+} from './storage-errors.js';
+
+/**
+ * Multipart uploads (https://docs.aws.amazon.com/AmazonS3/latest/userguide/mpuoverview.html).
+ * An upload lives in `.svc.sys/multipart/<bucket>/<sha256(key)>/<uploadId>/` on every drive of
+ * the key's set: `upload.meta`, `parts/part.N` (erasure shards, same layout as the object), and
+ * `part.N.meta`. Complete renames `parts/` into the object as its data directory: no byte is
+ * copied, unlisted parts are dropped.
+ */
+
+/** S3's minimum size of every part but the last. */
+export const MIN_PART_SIZE = 5 * 1024 * 1024;
+const UPLOAD_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function keyHash(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** System path of an upload directory. */
+export function uploadDir(bucket: string, key: string, uploadId: string): string {
+  if (!UPLOAD_ID_RE.test(uploadId)) throw new UploadNotFoundError(uploadId);
+  return `multipart/${bucket}/${keyHash(key)}/${uploadId}`;
+}
+
+/** The upload record as a majority of the set's drives hold it. */
+export async function readUpload(set: ErasureSet, bucket: string, key: string, uploadId: string): Promise<UploadRecord> {
+  const dir = uploadDir(bucket, key, uploadId);
+  const res = await set.each(async (d) => decodeUploadRecord(await d.readSysFile(`${dir}/upload.meta`)));
+  const found = res.filter((r) => r.ok);
+  if (found.length < set.readQuorum || found[0] === undefined || !found[0].ok) throw new UploadNotFoundError(uploadId);
+  const rec = found[0].value;
+  if (rec.key !== key || rec.bucket !== bucket) throw new UploadNotFoundError(uploadId);
+  return rec;
+}
+
+/** MultipartUploadInfo view of an upload record. */
+export function toUploadInfo(rec: UploadRecord): MultipartUploadInfo {
+  const info: MultipartUploadInfo = {
+    key: rec.key,
+    uploadId: rec.uploadId,
+    initiated: new Date(rec.initiated),
+    metadata: { system: rec.system as Partial<Record<SystemMetadataName, string>>, user: rec.user },
+  };
+  if (rec.checksumAlgorithm !== undefined) info.checksumAlgorithm = rec.checksumAlgorithm as ChecksumAlgorithm;
+  return info;
+}
+
+/** CreateMultipartUpload on this set. */
+export async function createUpload(
+  set: ErasureSet, bucket: string, key: string, opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm },
+): Promise<string> {
+  const uploadId = randomUUID();
+  const layout = layoutFor(set, key);
+  const rec: UploadRecord = {
+    bucket, key, uploadId, initiated: Date.now(),
+    system: { ...opts.metadata.system }, user: { ...opts.metadata.user },
+    k: layout.k, m: layout.m, blockSize: BLOCK_SIZE, distribution: layout.distribution,
+  };
+  if (opts.checksumAlgorithm !== undefined) rec.checksumAlgorithm = opts.checksumAlgorithm;
+  const data = encodeUploadRecord(rec);
+  const dir = uploadDir(bucket, key, uploadId);
+  const res = await set.each((d) => d.writeSysFile(`${dir}/upload.meta`, data));
+  const wq = writeQuorum(layout.k, layout.m);
+  if (countOk(res) < wq) {
+    await set.each((d) => d.deleteSysPath(dir));
+    throw new InsufficientWriteQuorumError(`cannot create upload: ${countOk(res)} of ${set.n} drives answered`);
+  }
+  return uploadId;
+}
+
+function toPartInfo(p: PartRecord): PartInfo {
+  return { partNumber: p.number, etag: p.etag, size: p.size, lastModified: new Date(p.modTime), checksums: { ...p.checksums } };
+}
+
+/** UploadPart on this set. */
+export async function putPart(
+  set: ErasureSet, bucket: string, key: string, uploadId: string, partNumber: number, body: Readable,
+  opts: Omit<PutObjectOptions, 'metadata'>,
+): Promise<PartInfo> {
+  if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10000) throw new InvalidPartError(`invalid part number ${partNumber}`);
+  const rec = await readUpload(set, bucket, key, uploadId);
+  const dir = uploadDir(bucket, key, uploadId);
+  const tmpDir = `tmp/${randomUUID()}`;
+  const layout = { k: rec.k, m: rec.m, distribution: rec.distribution };
+  try {
+    const result = await encodeToTemp(set, body, layout, `${tmpDir}/part.${partNumber}`, -1, opts.size);
+    checkBody(result, opts);
+    const part: PartRecord = {
+      number: partNumber, size: result.size, etag: result.md5.toString('hex'), modTime: Date.now(),
+      checksums: { ...(opts.checksums?.() ?? {}) }, k: rec.k, m: rec.m,
+    };
+    const data = encodePartRecord(part);
+    const mask = set.drives.map((_, i) => result.written[rec.distribution[i]! - 1] === true);
+    const res = await set.each(async (d) => {
+      await d.renameSys(`${tmpDir}/part.${partNumber}`, `${dir}/parts/part.${partNumber}`);
+      await d.writeSysFile(`${dir}/part.${partNumber}.meta`, data);
+    }, mask);
+    const wq = writeQuorum(rec.k, rec.m);
+    if (countOk(res) < wq) throw new InsufficientWriteQuorumError(`part ${partNumber}: ${countOk(res)} of ${set.n} drives committed`);
+    return toPartInfo(part);
+  } finally {
+    await dropTemp(set, tmpDir);
+  }
+}
+
+/** Part records agreed by a read quorum, by part number. */
+async function readParts(set: ErasureSet, dir: string, k: number): Promise<Map<number, PartRecord>> {
+  const names = await set.each((d) => d.listSysDir(dir));
+  const numbers = new Set<number>();
+  for (const r of names) {
+    if (!r.ok) continue;
+    for (const n of r.value) {
+      const m = /^part\.(\d+)\.meta$/.exec(n);
+      if (m !== null) numbers.add(Number(m[1]));
+    }
+  }
+  const out = new Map<number, PartRecord>();
+  await Promise.all([...numbers].map(async (num) => {
+    const res = await set.each(async (d) => decodePartRecord(await d.readSysFile(`${dir}/part.${num}.meta`)));
+    const votes = new Map<string, { rec: PartRecord; n: number }>();
+    for (const r of res) {
+      if (!r.ok) continue;
+      const id = `${r.value.etag}/${r.value.size}/${r.value.modTime}`;
+      const v = votes.get(id) ?? { rec: r.value, n: 0 };
+      v.n++;
+      votes.set(id, v);
+    }
+    let best: { rec: PartRecord; n: number } | undefined;
+    for (const v of votes.values()) if (best === undefined || v.n > best.n || (v.n === best.n && v.rec.modTime > best.rec.modTime)) best = v;
+    if (best !== undefined && best.n >= k) out.set(num, best.rec);
+  }));
+  return out;
+}
+
+/** ListParts on this set. */
+export async function listParts(
+  set: ErasureSet, bucket: string, key: string, uploadId: string, opts: { partNumberMarker: number; maxParts: number },
+): Promise<ListPartsResult> {
+  const rec = await readUpload(set, bucket, key, uploadId);
+  const parts = [...(await readParts(set, uploadDir(bucket, key, uploadId), rec.k)).values()]
+    .filter((p) => p.number > opts.partNumberMarker)
+    .sort((a, b) => a.number - b.number);
+  const page = parts.slice(0, Math.max(0, opts.maxParts));
+  const isTruncated = parts.length > page.length;
+  return {
+    upload: toUploadInfo(rec),
+    parts: page.map(toPartInfo),
+    isTruncated,
+    nextPartNumberMarker: page.length > 0 ? page[page.length - 1]!.number : opts.partNumberMarker,
+  };
+}
+
+/** CompleteMultipartUpload on this set. */
+export async function completeUpload(
+  set: ErasureSet, bucket: string, key: string, uploadId: string, parts: readonly CompletePart[],
+): Promise<ObjectInfo> {
+  const rec = await readUpload(set, bucket, key, uploadId);
+  const dir = uploadDir(bucket, key, uploadId);
+  if (parts.length === 0) throw new InvalidPartError('at least one part must be specified');
+  for (let i = 1; i < parts.length; i++) {
+    if (parts[i]!.partNumber <= parts[i - 1]!.partNumber) throw new InvalidPartOrderError();
+  }
+  const stored = await readParts(set, dir, rec.k);
+  const chosen: PartRecord[] = [];
+  parts.forEach((p, i) => {
+    const s = stored.get(p.partNumber);
+    const want = p.etag.replace(/^"|"$/g, '').toLowerCase();
+    if (s === undefined || s.etag !== want) throw new InvalidPartError(`part ${p.partNumber} was not found or its ETag does not match`);
+    if (i < parts.length - 1 && s.size < MIN_PART_SIZE) throw new EntityTooSmallError(p.partNumber);
+    chosen.push(s);
+  });
+  const md5 = createHash('md5');
+  for (const p of chosen) md5.update(Buffer.from(p.etag, 'hex'));
+  const size = chosen.reduce((a, p) => a + p.size, 0);
+  const dataDir = randomUUID();
+  const meta: ObjectMeta = {
+    versionId: randomUUID(),
+    key,
+    size,
+    etag: `${md5.digest('hex')}-${chosen.length}`,
+    modTime: Date.now(),
+    system: { ...rec.system },
+    user: { ...rec.user },
+    checksums: {},
+    partCount: chosen.length,
+    erasure: { k: rec.k, m: rec.m, blockSize: rec.blockSize, index: 0, distribution: rec.distribution },
+    dataDir,
+    parts: chosen.map((p) => ({ number: p.number, size: p.size, etag: p.etag })),
+    inline: null,
+  };
+  const keep = chosen.map((p) => `part.${p.number}`);
+  await commitObject(set, bucket, key, meta, set.drives.map(() => true), null, () => ({ srcDataPath: `${dir}/parts`, dataDir, keepFiles: keep }));
+  await set.each((d) => d.deleteSysPath(dir));
+  return toObjectInfo(bucket, meta);
+}
+
+/** AbortMultipartUpload on this set. */
+export async function abortUpload(set: ErasureSet, bucket: string, key: string, uploadId: string): Promise<void> {
+  await readUpload(set, bucket, key, uploadId);
+  await set.each((d) => d.deleteSysPath(uploadDir(bucket, key, uploadId)));
+}
+
+/** Every upload record of `bucket` on this set (one read per upload, from the first drive holding it). */
+export async function listSetUploads(set: ErasureSet, bucket: string): Promise<UploadRecord[]> {
+  const base = `multipart/${bucket}`;
+  const hashes = new Set<string>();
+  for (const r of await set.each((d) => d.listSysDir(base))) if (r.ok) for (const h of r.value) hashes.add(h);
+  const out: UploadRecord[] = [];
+  await Promise.all([...hashes].map(async (h) => {
+    const ids = new Set<string>();
+    for (const r of await set.each((d) => d.listSysDir(`${base}/${h}`))) if (r.ok) for (const id of r.value) ids.add(id);
+    await Promise.all([...ids].filter((id) => UPLOAD_ID_RE.test(id)).map(async (id) => {
+      const res = await set.each(async (d) => decodeUploadRecord(await d.readSysFile(`${base}/${h}/${id}/upload.meta`)));
+      const ok = res.filter((r) => r.ok);
+      if (ok.length >= set.readQuorum && ok[0]?.ok === true) out.push(ok[0].value);
+    }));
+  }));
+  return out;
+}

@@ -1,0 +1,124 @@
+import { Readable } from 'node:stream';
+import { BitrotReader, verifyFramedChunk } from '../bitrot/index.js';
+import type { ShardReader } from '../drive/index.js';
+import { FileNotFoundError } from '../drive/index.js';
+import { ErasureCodec, readPartRange, shardSize } from '../erasure/index.js';
+import type { DecodeState, ShardProvider } from '../erasure/index.js';
+import type { ObjectMeta } from '../format/index.js';
+import type { ErasureSet, QuorumMeta } from './erasure-set.js';
+import { toObjectInfo } from './erasure-set.js';
+import type { ByteRange, OpenObject } from './object-layer.js';
+import { shardDrives } from './object-write.js';
+import { InsufficientReadQuorumError } from './storage-errors.js';
+
+/**
+ * GET on one erasure set: metadata at read quorum once, then any range is streamed block by
+ * block from any K drives (object-read reads data shards first and decodes only when one is
+ * missing or fails its bitrot check). Damage seen while reading queues a deep heal (MRF).
+ */
+
+/** Reads verified chunks of one part from the drives that agree on the object version. */
+class PartShards implements ShardProvider {
+  readonly #set: ErasureSet;
+  readonly #bucket: string;
+  readonly #q: QuorumMeta;
+  readonly #part: number;
+  readonly #byShard: number[];
+  readonly #stride: number;
+  readonly #readers = new Map<number, Promise<BitrotReader>>();
+  readonly #opened: Promise<ShardReader>[] = [];
+
+  constructor(set: ErasureSet, bucket: string, q: QuorumMeta, part: number) {
+    this.#set = set;
+    this.#bucket = bucket;
+    this.#q = q;
+    this.#part = part;
+    this.#byShard = shardDrives(q.meta.erasure.distribution);
+    this.#stride = shardSize(q.meta.erasure.blockSize, q.meta.erasure.k);
+  }
+
+  #reader(i: number): Promise<BitrotReader> {
+    let r = this.#readers.get(i);
+    if (r === undefined) {
+      const slot = this.#set.drives[i]!;
+      const { meta } = this.#q;
+      const opened = slot.drive.openShardReader(this.#bucket, meta.key, meta.dataDir!, `part.${this.#part}`);
+      opened.catch(() => undefined);
+      this.#opened.push(opened);
+      r = opened.then((sr) => new BitrotReader(sr, this.#set.hasher, this.#stride, `${slot.drive.endpoint} ${meta.key} part ${this.#part}`));
+      this.#readers.set(i, r);
+    }
+    return r;
+  }
+
+  async readChunk(shard: number, block: number, chunkLen: number): Promise<Buffer> {
+    const i = this.#byShard[shard]!;
+    const own = this.#q.perDrive[i];
+    const slot = this.#set.drives[i]!;
+    if (own === null || own === undefined || !slot.online) throw new FileNotFoundError(slot.drive.endpoint, this.#q.meta.key);
+    if (this.#q.meta.dataDir === null) {
+      if (own.inline === null || block !== 0) throw new FileNotFoundError(slot.drive.endpoint, this.#q.meta.key);
+      const data = verifyFramedChunk(this.#set.hasher, own.inline, `${slot.drive.endpoint} ${own.key} (inline)`);
+      if (data.length !== chunkLen) throw new FileNotFoundError(slot.drive.endpoint, this.#q.meta.key);
+      return data;
+    }
+    return (await this.#reader(i)).readChunk(block, chunkLen);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#opened.map((p) => p.then((r) => r.close(), () => undefined)));
+  }
+}
+
+/** Builds the decode state of one part; `damaged` records whether a shard failed. */
+export function partDecoder(set: ErasureSet, bucket: string, q: QuorumMeta, part: number, onBad: () => void): { st: DecodeState; shards: PartShards } {
+  const shards = new PartShards(set, bucket, q, part);
+  const { k, m } = q.meta.erasure;
+  const st: DecodeState = {
+    codec: new ErasureCodec(k, m),
+    provider: shards,
+    bad: new Array<boolean>(k + m).fill(false),
+    onBad,
+    quorumError: () => new InsufficientReadQuorumError(`fewer than ${k} readable shards for ${bucket}/${q.meta.key}`),
+  };
+  return { st, shards };
+}
+
+async function* readObject(set: ErasureSet, bucket: string, q: QuorumMeta, start: number, end: number): AsyncGenerator<Buffer> {
+  const meta: ObjectMeta = q.meta;
+  let damaged = false;
+  let partStart = 0;
+  try {
+    for (const part of meta.parts) {
+      const partEnd = partStart + part.size; // exclusive
+      if (partEnd > start && partStart <= end && part.size > 0) {
+        const { st, shards } = partDecoder(set, bucket, q, part.number, () => { damaged = true; });
+        try {
+          const offset = Math.max(start, partStart) - partStart;
+          const length = Math.min(end + 1, partEnd) - partStart - offset;
+          yield* readPartRange(st, { blockSize: meta.erasure.blockSize, partSize: part.size, offset, length });
+        } finally {
+          await shards.close();
+        }
+      }
+      partStart = partEnd;
+      if (partStart > end) break;
+    }
+  } finally {
+    if (damaged) set.heals.queueObject(set, bucket, meta.key, true);
+  }
+}
+
+/** OpenObject on this set. */
+export async function openObject(set: ErasureSet, bucket: string, key: string): Promise<OpenObject> {
+  const q = await set.readQuorumMeta(bucket, key);
+  const info = toObjectInfo(bucket, q.meta);
+  return {
+    info,
+    read(range?: ByteRange): Readable {
+      const start = range?.start ?? 0;
+      const end = range?.end ?? info.size - 1;
+      return Readable.from(readObject(set, bucket, q, start, end), { objectMode: false, highWaterMark: 1 << 20 });
+    },
+  };
+}

@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { ShardWriter } from '../drive/index.js';
+import { VolumeNotFoundError } from '../drive/index.js';
+import { BLOCK_SIZE, ErasureCodec, INLINE_LIMIT, countOk, encodeStream, reduceErrors, writeQuorum } from '../erasure/index.js';
+import type { EncodeResult } from '../erasure/index.js';
+import { encodeObjectMeta } from '../format/index.js';
+import type { ObjectMeta } from '../format/index.js';
+import type { ErasureSet } from './erasure-set.js';
+import { toObjectInfo } from './erasure-set.js';
+import type { ObjectInfo, PutObjectOptions } from './object-layer.js';
+import { distributionFor } from './placement.js';
+import {
+  BadDigestError, BucketNotFoundError, IncompleteBodyError, InsufficientWriteQuorumError,
+} from './storage-errors.js';
+
+/**
+ * PUT on one erasure set (DESIGN.md "How a PUT flows"): shards are streamed to
+ * `.svc.sys/tmp/<tmpId>/<dataDir>/part.1` on every drive in parallel (fsync on close), the body
+ * is checked (size, Content-MD5), then under the object's lock each drive commits with one
+ * `renameData` (data directory in, metadata record atomically replaced). The object is visible
+ * once write quorum drives committed; otherwise the new version is removed again and
+ * InsufficientWriteQuorumError is thrown. A crash before the commit leaves only temp files,
+ * which openStorage removes; the old version stays intact.
+ */
+
+/** Erasure layout chosen for one write. */
+export interface WriteLayout {
+  k: number;
+  m: number;
+  distribution: number[];
+}
+
+/** Layout for a new object of `key` on this set. */
+export function layoutFor(set: ErasureSet, key: string): WriteLayout {
+  return { k: set.k, m: set.parity, distribution: distributionFor(set.deploymentId, key, set.n) };
+}
+
+/** Drive index holding each shard: shardDrive[s] = i where distribution[i] = s + 1. */
+export function shardDrives(distribution: readonly number[]): number[] {
+  const out: number[] = [];
+  distribution.forEach((shard, i) => { out[shard - 1] = i; });
+  return out;
+}
+
+/** Streams `body` as erasure shards into `tmpFile(drive)` on every online drive of the set. */
+export async function encodeToTemp(
+  set: ErasureSet, body: Readable, layout: WriteLayout, tmpFile: string, inlineLimit: number, expectedSize: number,
+): Promise<EncodeResult> {
+  const wq = writeQuorum(layout.k, layout.m);
+  if (set.onlineCount() < wq) {
+    throw new InsufficientWriteQuorumError(`write quorum ${wq} not reached: ${set.onlineCount()} of ${set.n} drives online`);
+  }
+  const byShard = shardDrives(layout.distribution);
+  return encodeStream(body, {
+    codec: new ErasureCodec(layout.k, layout.m),
+    hasher: set.hasher,
+    blockSize: BLOCK_SIZE,
+    inlineLimit,
+    expectedSize,
+    writeQuorum: wq,
+    openWriters: async () => {
+      const res = await set.each((d) => d.createShardWriter(tmpFile));
+      return byShard.map((i): ShardWriter | null => {
+        const r = res[i]!;
+        return r.ok ? r.value : null;
+      });
+    },
+    quorumError: (errors) => new InsufficientWriteQuorumError(
+      `write quorum ${wq} lost: ${errors.filter((e) => e !== undefined).length} of ${set.n} drives failed`,
+    ),
+    tooLargeError: () => new IncompleteBodyError(`body is longer than the declared ${expectedSize} bytes`),
+  });
+}
+
+/** Removes a temp directory on every drive. */
+export async function dropTemp(set: ErasureSet, tmpDir: string): Promise<void> {
+  await set.each((d) => d.deleteSysPath(tmpDir));
+}
+
+/** Checks size and Content-MD5 after the body ended (nothing is committed before). */
+export function checkBody(result: EncodeResult, opts: { size: number; md5?: Buffer }): void {
+  if (opts.size >= 0 && result.size !== opts.size) {
+    throw new IncompleteBodyError(`body has ${result.size} bytes, expected ${opts.size}`);
+  }
+  if (opts.md5 !== undefined && !opts.md5.equals(result.md5)) throw new BadDigestError();
+}
+
+/**
+ * Commits `meta` on every drive allowed by `mask` (per-drive index and inline shard filled in),
+ * under the object's lock; returns per-drive success. Rolls back below write quorum.
+ */
+export async function commitObject(
+  set: ErasureSet, bucket: string, key: string, meta: ObjectMeta, mask: readonly boolean[],
+  inline: readonly Buffer[] | null, src: (i: number) => { srcDataPath: string | null; dataDir: string | null; keepFiles?: string[] },
+): Promise<void> {
+  const wq = writeQuorum(meta.erasure.k, meta.erasure.m);
+  const unlock = await set.locker.lock(`${bucket}/${key}`);
+  try {
+    const res = await set.each((d, i) => {
+      const shard = meta.erasure.distribution[i]!;
+      const own: ObjectMeta = { ...meta, erasure: { ...meta.erasure, index: shard }, inline: inline?.[shard - 1] ?? null };
+      return d.renameData(bucket, key, encodeObjectMeta(own), src(i));
+    }, mask);
+    const ok = countOk(res);
+    if (ok >= wq) {
+      if (ok < set.n) set.heals.queueObject(set, bucket, key, false);
+      return;
+    }
+    await set.each((d) => d.deleteObject(bucket, key), res.map((r) => r.ok));
+    if (reduceErrors(res, set.n - ok) instanceof VolumeNotFoundError) throw new BucketNotFoundError(bucket);
+    throw new InsufficientWriteQuorumError(`write quorum ${wq} not reached: ${ok} of ${set.n} drives committed`);
+  } finally {
+    unlock();
+  }
+}
+
+/** PutObject on this set. */
+export async function putObject(
+  set: ErasureSet, bucket: string, key: string, body: Readable, opts: PutObjectOptions,
+): Promise<ObjectInfo> {
+  const layout = layoutFor(set, key);
+  const tmpId = randomUUID();
+  const dataDir = randomUUID();
+  const tmpDir = `tmp/${tmpId}`;
+  let result: EncodeResult | undefined;
+  try {
+    result = await encodeToTemp(set, body, layout, `${tmpDir}/${dataDir}/part.1`, INLINE_LIMIT, opts.size);
+    checkBody(result, opts);
+    const inline = result.inline;
+    const meta: ObjectMeta = {
+      versionId: randomUUID(),
+      key,
+      size: result.size,
+      etag: result.md5.toString('hex'),
+      modTime: Date.now(),
+      system: { ...opts.metadata.system },
+      user: { ...opts.metadata.user },
+      checksums: { ...(opts.checksums?.() ?? {}) },
+      erasure: { k: layout.k, m: layout.m, blockSize: BLOCK_SIZE, index: 0, distribution: layout.distribution },
+      dataDir: inline === null ? dataDir : null,
+      parts: [{ number: 1, size: result.size, etag: result.md5.toString('hex') }],
+      inline: null,
+    };
+    const byShard = shardDrives(layout.distribution);
+    const mask = set.drives.map(() => false);
+    result.written.forEach((w, s) => { if (w) mask[byShard[s]!] = true; });
+    await commitObject(set, bucket, key, meta, mask, inline, () => (
+      inline === null ? { srcDataPath: `${tmpDir}/${dataDir}`, dataDir } : { srcDataPath: null, dataDir: null }
+    ));
+    return toObjectInfo(bucket, meta);
+  } finally {
+    if (result?.inline === null || result === undefined) await dropTemp(set, tmpDir);
+  }
+}

@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { loadBitrotHasher } from '../bitrot/index.js';
+import type { Drive } from '../drive/index.js';
+import { LocalDrive, UnformattedDiskError } from '../drive/index.js';
+import { MAX_DATA, MAX_PARITY, onEach } from '../erasure/index.js';
+import { DISTRIBUTION_ALGO, decodeFormat, encodeFormat, findDrive } from '../format/index.js';
+import type { DriveFormat } from '../format/index.js';
+import { DriveMonitor, restoreBuckets } from './drive-monitor.js';
+import { ErasureSet } from './erasure-set.js';
+import type { StorageLogger } from './erasure-set.js';
+import { ErasureSets } from './erasure-sets.js';
+import { HealQueue } from './heal-queue.js';
+import { LocalLocker } from './locker.js';
+import type { NamespaceLocker } from './locker.js';
+import type { ObjectLayer } from './object-layer.js';
+import { SetDrive } from './set-drive.js';
+import { FormatMismatchError, InvalidStorageConfigError } from './storage-errors.js';
+
+/** Options of {@link openStorage}. */
+export interface OpenStorageOptions {
+  /** Absolute drive root paths, grouped by erasure set (all sets the same size). */
+  sets: string[][];
+  /** Parity drives per set (0..N/2). */
+  parity: number;
+  logger?: StorageLogger;
+  /** Drives to use instead of LocalDrive(path) (remote drives, tests); same shape as `sets`. */
+  drives?: Drive[][];
+  locker?: NamespaceLocker;
+  /** How often offline drives are re-checked (default 3000 ms). */
+  driveCheckIntervalMs?: number;
+}
+
+/** The opened storage: the ObjectLayer plus deployment identity and test/admin hooks. */
+export type Storage = ObjectLayer & {
+  deploymentId: string;
+  /** Resolves once queued heals have run. */
+  drainHeals(): Promise<void>;
+};
+
+const NOOP_LOGGER: StorageLogger = { info() {}, warn() {}, error() {} };
+
+function validate(opts: OpenStorageOptions): void {
+  const { sets, parity } = opts;
+  if (!Array.isArray(sets) || sets.length === 0) throw new InvalidStorageConfigError('at least one erasure set is required');
+  const n = sets[0]!.length;
+  if (sets.some((s) => s.length !== n)) throw new InvalidStorageConfigError('all erasure sets must have the same number of drives');
+  const total = sets.reduce((a, s) => a + s.length, 0);
+  if (n < 1 || n > 16 || (n === 1 && total > 1)) throw new InvalidStorageConfigError(`erasure sets must have 2..16 drives (or one single drive), got ${n}`);
+  if (!Number.isInteger(parity) || parity < 0 || parity > Math.floor(n / 2)) {
+    throw new InvalidStorageConfigError(`parity must be 0..${Math.floor(n / 2)} for ${n} drives per set, got ${parity}`);
+  }
+  if (parity > MAX_PARITY) throw new InvalidStorageConfigError(`parity above ${MAX_PARITY} is not supported`);
+  if (n - parity > MAX_DATA) throw new InvalidStorageConfigError(`more than ${MAX_DATA} data drives per set are not supported`);
+  const paths = sets.flat();
+  if (new Set(paths).size !== paths.length) throw new InvalidStorageConfigError('a drive path is listed twice');
+}
+
+function sameLayout(a: readonly (readonly string[])[], b: readonly (readonly string[])[]): boolean {
+  return a.length === b.length && a.every((row, i) => row.length === b[i]!.length && row.every((x, j) => x === b[i]![j]));
+}
+
+/**
+ * Reads every drive's format and decides the deployment: all drives fresh → a new deployment is
+ * formatted; otherwise the format held by most drives is the reference, drives of another
+ * deployment or at another position are refused (FormatMismatchError naming the drive and the
+ * difference), and empty drives are formatted as replacements and healed in the background.
+ */
+async function resolveFormats(drives: Drive[][], logger: StorageLogger): Promise<{ reference: DriveFormat; fresh: boolean[][] }> {
+  const flat = drives.flat();
+  const read = await onEach(flat, async (d) => decodeFormat(await d.readFormat()));
+  const formats = new Map<string, { f: DriveFormat; n: number }>();
+  read.forEach((r) => {
+    if (!r.ok) return;
+    const id = `${r.value.deploymentId}/${JSON.stringify(r.value.sets)}`;
+    const e = formats.get(id) ?? { f: r.value, n: 0 };
+    e.n++;
+    formats.set(id, e);
+  });
+  let reference: DriveFormat;
+  if (formats.size === 0) {
+    if (!read.some((r) => !r.ok && r.error instanceof UnformattedDiskError)) {
+      throw new InvalidStorageConfigError(`no drive is reachable: ${flat.map((d) => d.endpoint).join(', ')}`);
+    }
+    reference = {
+      version: 1, format: 'svc', deploymentId: randomUUID(), thisDrive: '',
+      sets: drives.map((s) => s.map(() => randomUUID())), distributionAlgo: DISTRIBUTION_ALGO,
+    };
+    logger.info(`new deployment ${reference.deploymentId}: formatting ${flat.length} drives`);
+  } else {
+    reference = [...formats.values()].sort((a, b) => b.n - a.n)[0]!.f;
+  }
+  const shape = drives.map((s) => s.length);
+  const refShape = reference.sets.map((s) => s.length);
+  if (JSON.stringify(shape) !== JSON.stringify(refShape)) {
+    throw new FormatMismatchError(`drive layout changed: the drives were formatted as ${refShape.length} set(s) of ${refShape.join('/')} drives, now configured as ${shape.length} set(s) of ${shape.join('/')}`);
+  }
+  const fresh = drives.map((s) => s.map(() => false));
+  let i = 0;
+  for (let s = 0; s < drives.length; s++) {
+    for (let j = 0; j < drives[s]!.length; j++, i++) {
+      const r = read[i]!;
+      const d = drives[s]![j]!;
+      if (r.ok) {
+        const f = r.value;
+        if (f.deploymentId !== reference.deploymentId) {
+          throw new FormatMismatchError(`drive ${d.endpoint} belongs to deployment ${f.deploymentId}, not ${reference.deploymentId}; wipe it or remove it from the drive list`);
+        }
+        if (!sameLayout(f.sets, reference.sets)) throw new FormatMismatchError(`drive ${d.endpoint} has a different set layout than the other drives`);
+        const pos = findDrive(reference.sets, f.thisDrive);
+        if (pos === undefined || pos.set !== s || pos.index !== j) {
+          const where = pos === undefined ? 'an unknown position' : `set ${pos.set + 1} position ${pos.index + 1}`;
+          throw new FormatMismatchError(`drive ${d.endpoint} was formatted for ${where} but is configured at set ${s + 1} position ${j + 1}; keep the drive order`);
+        }
+      } else if (r.error instanceof UnformattedDiskError) {
+        await d.writeFormat(encodeFormat({ ...reference, thisDrive: reference.sets[s]![j]! }));
+        fresh[s]![j] = formats.size > 0;
+        if (formats.size > 0) logger.warn(`drive ${d.endpoint} was empty: formatted as a replacement, healing`);
+      } else {
+        logger.warn(`drive ${d.endpoint} is offline: ${(r.error as Error).message}`);
+      }
+    }
+  }
+  return { reference, fresh };
+}
+
+/**
+ * Opens the storage over `opts.sets` (the composition root's entry point): validates the layout,
+ * reads/creates formats, cleans temp leftovers of crashed writes, starts the drive monitor and
+ * the heal queue. With one drive there is no erasure (K=1, M=0).
+ */
+export async function openStorage(opts: OpenStorageOptions): Promise<Storage> {
+  validate(opts);
+  const logger = opts.logger ?? NOOP_LOGGER;
+  if (opts.drives === undefined) {
+    await Promise.all(opts.sets.flat().map((p) => mkdir(p, { recursive: true }).catch(() => undefined)));
+  }
+  const drives = opts.drives ?? opts.sets.map((s) => s.map((p) => new LocalDrive(p)));
+  const [hasher, { reference, fresh }] = await Promise.all([loadBitrotHasher(), resolveFormats(drives, logger)]);
+  const heals = new HealQueue(logger);
+  const locker = opts.locker ?? new LocalLocker();
+  let monitor: DriveMonitor | undefined;
+  const slots = drives.map((s, si) => s.map((d, j) => new SetDrive(d, si, j, reference.sets[si]![j]!)));
+  await Promise.all(slots.flat().map(async (slot) => {
+    try {
+      const f = decodeFormat(await slot.drive.readFormat());
+      if (f.thisDrive !== slot.uuid) return;
+      await slot.drive.cleanTemp();
+      slot.state = 'online';
+    } catch { /* stays offline; the monitor retries */ }
+  }));
+  const sets = slots.map((s, index) => new ErasureSet({
+    index, drives: s, parity: opts.parity, deploymentId: reference.deploymentId, hasher, locker, heals, logger,
+    onDriveFault: (slot, err) => monitor?.driveFault(slot, err),
+  }));
+  const layer = new ErasureSets(reference.deploymentId, sets, heals);
+  monitor = new DriveMonitor({ sets, reference, heals, logger, intervalMs: opts.driveCheckIntervalMs ?? 3000 });
+  layer.setChecker(monitor);
+  for (const set of sets) {
+    for (const slot of set.drives) {
+      if (!fresh[set.index]![slot.index]! || !slot.online) continue;
+      await restoreBuckets(sets, slot);
+      slot.healing = true;
+      heals.push({
+        id: `drive\0${slot.drive.endpoint}`,
+        run: async () => {
+          try {
+            await monitor.healDrive(set, slot);
+          } finally {
+            slot.healing = false;
+          }
+        },
+      });
+    }
+  }
+  return layer;
+}

@@ -1,0 +1,118 @@
+import { decodeEnvelope, encodeEnvelope } from './envelope.js';
+import { CorruptRecordError } from './format-errors.js';
+
+/**
+ * Small system records, each behind its own magic + version (envelope.ts):
+ *  - bucket record (`.bucket.meta`): creation time;
+ *  - upload record (`multipart/.../upload.meta`): a multipart upload's key, metadata, erasure layout;
+ *  - part record (`part.N.meta`): one uploaded part's size, ETag and checksums.
+ */
+
+/** Version 1 bucket record. */
+export interface BucketRecord {
+  created: number;
+}
+
+/** Version 1 multipart upload record. */
+export interface UploadRecord {
+  bucket: string;
+  key: string;
+  uploadId: string;
+  initiated: number;
+  system: Record<string, string>;
+  user: Record<string, string>;
+  checksumAlgorithm?: string;
+  k: number;
+  m: number;
+  blockSize: number;
+  distribution: number[];
+}
+
+/** Version 1 part record. */
+export interface PartRecord {
+  number: number;
+  size: number;
+  etag: string;
+  modTime: number;
+  checksums: Record<string, string>;
+  /** Erasure layout the part was written with (must match the upload's). */
+  k: number;
+  m: number;
+}
+
+function asMap(what: string, body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null) throw new CorruptRecordError(what, 'body is not a map');
+  return body as Record<string, unknown>;
+}
+function need<T>(what: string, o: Record<string, unknown>, k: string, type: 'string' | 'number'): T {
+  if (typeof o[k] !== type) throw new CorruptRecordError(what, `field ${k} is not a ${type}`);
+  return o[k] as T;
+}
+function strMap(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof v !== 'object' || v === null) return out;
+  for (const [k, x] of Object.entries(v)) if (typeof x === 'string') out[k] = x;
+  return out;
+}
+
+/** Encodes a bucket record. */
+export function encodeBucketRecord(r: BucketRecord): Buffer {
+  return encodeEnvelope('SVCB', 1, r);
+}
+/** Decodes any known bucket record version. */
+export function decodeBucketRecord(data: Uint8Array): BucketRecord {
+  const what = 'bucket record';
+  const { version, body } = decodeEnvelope(what, 'SVCB', data);
+  if (version !== 1) throw new CorruptRecordError(what, `unsupported version ${version}`);
+  return { created: need<number>(what, asMap(what, body), 'created', 'number') };
+}
+
+/** Encodes an upload record. */
+export function encodeUploadRecord(r: UploadRecord): Buffer {
+  const { checksumAlgorithm, ...rest } = r;
+  return encodeEnvelope('SVCU', 1, checksumAlgorithm === undefined ? rest : r);
+}
+/** Decodes any known upload record version. */
+export function decodeUploadRecord(data: Uint8Array): UploadRecord {
+  const what = 'upload record';
+  const { version, body } = decodeEnvelope(what, 'SVCU', data);
+  if (version !== 1) throw new CorruptRecordError(what, `unsupported version ${version}`);
+  const o = asMap(what, body);
+  const dist = o.distribution;
+  if (!Array.isArray(dist) || !dist.every((x) => typeof x === 'number')) throw new CorruptRecordError(what, 'bad distribution');
+  const r: UploadRecord = {
+    bucket: need(what, o, 'bucket', 'string'),
+    key: need(what, o, 'key', 'string'),
+    uploadId: need(what, o, 'uploadId', 'string'),
+    initiated: need(what, o, 'initiated', 'number'),
+    system: strMap(o.system),
+    user: strMap(o.user),
+    k: need(what, o, 'k', 'number'),
+    m: need(what, o, 'm', 'number'),
+    blockSize: need(what, o, 'blockSize', 'number'),
+    distribution: dist as number[],
+  };
+  if (typeof o.checksumAlgorithm === 'string') r.checksumAlgorithm = o.checksumAlgorithm;
+  return r;
+}
+
+/** Encodes a part record. */
+export function encodePartRecord(r: PartRecord): Buffer {
+  return encodeEnvelope('SVCP', 1, r);
+}
+/** Decodes any known part record version. */
+export function decodePartRecord(data: Uint8Array): PartRecord {
+  const what = 'part record';
+  const { version, body } = decodeEnvelope(what, 'SVCP', data);
+  if (version !== 1) throw new CorruptRecordError(what, `unsupported version ${version}`);
+  const o = asMap(what, body);
+  return {
+    number: need(what, o, 'number', 'number'),
+    size: need(what, o, 'size', 'number'),
+    etag: need(what, o, 'etag', 'string'),
+    modTime: need(what, o, 'modTime', 'number'),
+    checksums: strMap(o.checksums),
+    k: need(what, o, 'k', 'number'),
+    m: need(what, o, 'm', 'number'),
+  };
+}

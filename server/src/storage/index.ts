@@ -1,0 +1,25 @@
+/**
+ * Public API of the storage layer (STYLE.md convention 15): the ObjectLayer contract consumed by
+ * http/*, iam and health; `openStorage` for the composition root; the Drive port for cluster/
+ * (a remote drive implements it); every typed storage error.
+ */
+export type {
+  BucketInfo, ByteRange, ChecksumAlgorithm, CompletePart, ListObjectsOptions, ListObjectsResult, ListPartsResult,
+  ListUploadsOptions, ListUploadsResult, MultipartUploadInfo, NamespaceLocker, ObjectInfo, ObjectLayer,
+  ObjectMetadataInput, OpenObject, OpenStorageOptions, PartInfo, PutObjectOptions, Storage, StorageHealth,
+  StorageLogger, SystemMetadataName,
+} from './engine/index.js';
+export {
+  BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, EntityTooSmallError, FormatMismatchError,
+  IncompleteBodyError, InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError,
+  InvalidObjectNameError, InvalidPartError, InvalidPartOrderError, InvalidStorageConfigError, LocalLocker,
+  MAX_KEY_BYTES, MIN_PART_SIZE, ObjectNotFoundError, UploadNotFoundError, openStorage,
+} from './engine/index.js';
+export type { DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive/index.js';
+export {
+  DiskFullError, DiskNotFoundError, FaultyDiskError, FileCorruptError, FileNotFoundError, InvalidDrivePathError,
+  LocalDrive, UnformattedDiskError, VolumeExistsError, VolumeNotFoundError,
+} from './drive/index.js';
+export { BitrotMismatchError } from './bitrot/index.js';
+export { CorruptRecordError } from './format/index.js';
+export { UnsupportedErasureError, defaultParity } from './erasure/index.js';
