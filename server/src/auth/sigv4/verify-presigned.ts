@@ -23,8 +23,9 @@ const REQUIRED =
   'Query-string authentication version 4 requires the X-Amz-Algorithm, X-Amz-Credential, X-Amz-Signature, '
   + 'X-Amz-Date, X-Amz-SignedHeaders, and X-Amz-Expires parameters.';
 
-function single(query: readonly QueryParam[], name: string): string | undefined {
-  const found = query.filter((p) => p.name === name);
+function single(query: readonly QueryParam[], name: string, anyCase = false): string | undefined {
+  const lower = name.toLowerCase();
+  const found = query.filter((p) => p.name === name || (anyCase && p.name.toLowerCase() === lower));
   if (found.length > 1) throw new SigV4Error(CODE, `Query-string authentication requires a single ${name} parameter.`);
   return found[0]?.value;
 }
@@ -77,7 +78,7 @@ export async function verifyPresigned(
       `${CRED_CTX.prefix}Invalid credential date "${credential.date}". This date is not the same as X-Amz-Date: "${amzDate!.slice(0, 8)}".`);
   }
   const signedHeaders = parseSignedHeaders(signedHeadersValue!, SH_CTX);
-  const signedPayload = single(query, Q.contentSha256) ?? UNSIGNED_PAYLOAD;
+  const signedPayload = single(query, Q.contentSha256, true) ?? UNSIGNED_PAYLOAD;
   const payload = payloadOf(req, signedPayload);
 
   const now = opts.now.getTime();
