@@ -1,6 +1,6 @@
 import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
-import type { HttpRequest } from '@smithy/types';
+import type { HttpRequest, SourceData } from '@smithy/types';
 import type { SigV4Request } from './types.js';
 
 /**
@@ -15,14 +15,20 @@ export const REGION = 'eu-central-1';
 export const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
 /** A smithy HashConstructor backed by node:crypto. */
+function bytes(data: SourceData): Uint8Array | string {
+  if (typeof data === 'string') return data;
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  return new Uint8Array(data);
+}
+
 class NodeSha256 {
   #secret: Uint8Array | string | undefined;
   #h: Hash | Hmac;
-  constructor(secret?: Uint8Array | string) {
-    this.#secret = secret;
-    this.#h = secret === undefined ? createHash('sha256') : createHmac('sha256', secret);
+  constructor(secret?: SourceData) {
+    this.#secret = secret === undefined ? undefined : bytes(secret);
+    this.#h = this.#secret === undefined ? createHash('sha256') : createHmac('sha256', this.#secret);
   }
-  update(data: Uint8Array | string): void { this.#h.update(data); }
+  update(data: SourceData): void { this.#h.update(bytes(data)); }
   async digest(): Promise<Uint8Array> { return new Uint8Array(this.#h.digest()); }
   reset(): void { this.#h = this.#secret === undefined ? createHash('sha256') : createHmac('sha256', this.#secret); }
 }
