@@ -22,8 +22,8 @@ import type { DecodedPayload, PayloadChecksum, SigV4Headers, VerifiedRequest } f
  *
  * Flow control: `body` is piped (backpressure preserved). An error or early close of `body` (client gone)
  * errors `stream` with IncompleteBody. When `stream` fails a check or is destroyed by its consumer, `body`
- * is unpiped and drained rather than destroyed, so the HTTP layer can still send an error reply; it should
- * close the connection after such a reply.
+ * is unpiped and drained rather than destroyed, so the HTTP layer can still send an error reply (it may
+ * add `Connection: close` to stop a client that keeps uploading; node's requestTimeout bounds the rest).
  *
  * Throws synchronously (SigV4Error) for invalid checksum/length headers. `verified` must be the object
  * returned by verifyRequest (it carries the signing key for signed aws-chunked bodies).
