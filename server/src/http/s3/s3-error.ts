@@ -39,7 +39,6 @@ export const S3_ERRORS = {
   NoSuchKey: { status: 404, message: 'The specified key does not exist.' },
   NoSuchUpload: { status: 404, message: 'The specified multipart upload does not exist. The upload ID might not be valid, or the multipart upload might have been aborted or completed.' },
   NotImplemented: { status: 501, message: 'A header or query you provided requested a function that is not implemented.' },
-  NotModified: { status: 304, message: 'Not Modified.' },
   PreconditionFailed: { status: 412, message: 'At least one of the preconditions that you specified did not hold.' },
   RequestHeaderSectionTooLarge: { status: 400, message: 'Your request header section exceeds the maximum allowed size.' },
   RequestTimeTooSkewed: { status: 403, message: 'The difference between the request time and the server\'s time is too large.' },

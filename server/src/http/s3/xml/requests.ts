@@ -1,4 +1,5 @@
-import { CHECKSUM_ALGORITHMS, checksumElementName, type ChecksumValues } from '../headers/checksum-headers.js';
+import { CHECKSUM_ALGORITHMS } from '../../../common/index.js';
+import { checksumElementName, type ChecksumValues } from '../headers/checksum-headers.js';
 import { S3Error } from '../s3-error.js';
 import { elementsOf, parseXmlBody, textOf } from './parse.js';
 

@@ -1,0 +1,40 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthenticatedRequest } from '../../auth/index.js';
+import type { ObjectLayer } from '../../storage/index.js';
+import type { OwnerView } from './xml/responses.js';
+
+/**
+ * Everything an operation handler needs for one request (STYLE.md §2 `context.ts`): the parsed request,
+ * the verified identity and the injected services. Built once by the plugin after routing and auth.
+ */
+export interface S3Context {
+  readonly layer: ObjectLayer;
+  readonly region: string;
+  readonly now: () => Date;
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly log: FastifyBaseLogger;
+  /** Decoded query parameters (first value wins). */
+  readonly query: Readonly<Record<string, string>>;
+  readonly headers: IncomingHttpHeaders;
+  readonly auth: AuthenticatedRequest;
+  /** The single owner of every bucket: the authenticated access key (no ACLs on this server). */
+  readonly owner: OwnerView;
+}
+
+/** The first value of a request header. */
+export function header(ctx: Pick<S3Context, 'headers'>, name: string): string | undefined {
+  const v = ctx.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Sends an XML document with the given status. */
+export function sendXml(ctx: S3Context, status: number, xml: string): FastifyReply {
+  return ctx.reply.code(status).header('content-type', 'application/xml').send(xml);
+}
+
+/** Sends an empty response (`content-length: 0` except for 204). */
+export function sendEmpty(ctx: S3Context, status: number): FastifyReply {
+  return ctx.reply.code(status).send();
+}

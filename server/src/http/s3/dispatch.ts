@@ -1,0 +1,38 @@
+import type { FastifyReply } from 'fastify';
+import type { S3Context } from './context.js';
+import type { S3Operation } from './router.js';
+import { createBucket, deleteBucket, getBucketLocation, headBucket, listBuckets } from './operations/bucket.js';
+import { getObject, headObject } from './operations/object-get.js';
+import { putObject } from './operations/object-put.js';
+import { copyObject } from './operations/object-copy.js';
+import { deleteObject, deleteObjects } from './operations/object-delete.js';
+import { listMultipartUploads, listObjectsV1, listObjectsV2 } from './operations/list.js';
+import {
+  abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listParts, uploadPart,
+} from './operations/multipart.js';
+
+/** Hands an authenticated request to its operation handler (exhaustive over S3Operation). */
+export async function dispatch(ctx: S3Context, op: S3Operation): Promise<FastifyReply> {
+  switch (op.op) {
+    case 'ListBuckets': return listBuckets(ctx);
+    case 'CreateBucket': return createBucket(ctx, op.bucket);
+    case 'HeadBucket': return headBucket(ctx, op.bucket);
+    case 'DeleteBucket': return deleteBucket(ctx, op.bucket);
+    case 'GetBucketLocation': return getBucketLocation(ctx, op.bucket);
+    case 'ListObjectsV1': return listObjectsV1(ctx, op.bucket);
+    case 'ListObjectsV2': return listObjectsV2(ctx, op.bucket);
+    case 'ListMultipartUploads': return listMultipartUploads(ctx, op.bucket);
+    case 'DeleteObjects': return deleteObjects(ctx, op.bucket);
+    case 'GetObject': return getObject(ctx, op.bucket, op.key);
+    case 'HeadObject': return headObject(ctx, op.bucket, op.key);
+    case 'PutObject': return putObject(ctx, op.bucket, op.key);
+    case 'CopyObject': return copyObject(ctx, op.bucket, op.key, op.source);
+    case 'DeleteObject': return deleteObject(ctx, op.bucket, op.key);
+    case 'CreateMultipartUpload': return createMultipartUpload(ctx, op.bucket, op.key);
+    case 'UploadPart': return uploadPart(ctx, op.bucket, op.key, op.uploadId, op.partNumber);
+    case 'CompleteMultipartUpload': return completeMultipartUpload(ctx, op.bucket, op.key, op.uploadId);
+    case 'AbortMultipartUpload': return abortMultipartUpload(ctx, op.bucket, op.key, op.uploadId);
+    case 'ListParts': return listParts(ctx, op.bucket, op.key, op.uploadId);
+    default: return op satisfies never;
+  }
+}

@@ -1,0 +1,71 @@
+import { BodyTooLargeError } from '../shared/index.js';
+import { SigV4Error } from '../../auth/index.js';
+import {
+  BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, EntityTooSmallError, IncompleteBodyError,
+  InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError, InvalidObjectNameError, InvalidPartError, InvalidPartOrderError,
+  ObjectNotFoundError, UploadNotFoundError,
+} from '../../storage/index.js';
+import { S3Error, isS3ErrorCode, type S3ErrorCode } from './s3-error.js';
+
+/**
+ * Lower-layer errors → S3 errors, by table (STYLE.md convention 2). Anything not listed here becomes
+ * InternalError; its details go to the log only.
+ */
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+interface Mapping {
+  code: S3ErrorCode;
+  /** Message override; otherwise the S3_ERRORS default is sent (engine messages may name internals). */
+  message?: string;
+  /** Send the lower layer's own message (only for errors whose messages are written for clients). */
+  passMessage?: boolean;
+}
+
+/**
+ * Quorum loss is reported as 503 ServiceUnavailable (a standard AWS code SDKs retry), with a message
+ * that tells the operator what to do. MinIO uses its own XMinio* codes here; we keep to AWS's vocabulary.
+ */
+const ERROR_TABLE: ReadonlyArray<readonly [ErrorClass, Mapping]> = [
+  [BucketNotFoundError, { code: 'NoSuchBucket' }],
+  [BucketExistsError, { code: 'BucketAlreadyOwnedByYou' }],
+  [BucketNotEmptyError, { code: 'BucketNotEmpty' }],
+  [ObjectNotFoundError, { code: 'NoSuchKey' }],
+  [UploadNotFoundError, { code: 'NoSuchUpload' }],
+  [InvalidPartError, { code: 'InvalidPart' }],
+  [InvalidPartOrderError, { code: 'InvalidPartOrder' }],
+  [EntityTooSmallError, { code: 'EntityTooSmall' }],
+  [BadDigestError, { code: 'BadDigest', message: 'The Content-MD5 you specified did not match what we received.' }],
+  [IncompleteBodyError, { code: 'IncompleteBody' }],
+  [InvalidObjectNameError, { code: 'InvalidArgument', passMessage: true }],
+  [InvalidBucketNameError, { code: 'InvalidBucketName' }],
+  [InsufficientWriteQuorumError, {
+    code: 'ServiceUnavailable',
+    message: 'Storage does not have enough drives online for a write (write quorum lost); bring drives back online and retry.',
+  }],
+  [InsufficientReadQuorumError, {
+    code: 'ServiceUnavailable',
+    message: 'Storage does not have enough drives online to read this object (read quorum lost); bring drives back online and retry.',
+  }],
+  [BodyTooLargeError, { code: 'MaxMessageLengthExceeded' }],
+];
+
+/** The S3 error to send for `err`, and whether it is an unexpected (internal) failure to be logged. */
+export function toS3Error(err: unknown): { error: S3Error; internal: boolean } {
+  if (err instanceof S3Error) return { error: err, internal: err.status >= 500 };
+  if (err instanceof SigV4Error) {
+    // SigV4Error messages are written to be client-safe (sigv4-errors.ts); extra fields such as
+    // CanonicalRequest/StringToSign help users debug signing, as on AWS.
+    if (isS3ErrorCode(err.s3Code)) {
+      return { error: new S3Error(err.s3Code, { message: err.message, cause: err, extra: { ...err.details } }), internal: false };
+    }
+    return { error: new S3Error('InternalError', { cause: err }), internal: true };
+  }
+  for (const [cls, mapping] of ERROR_TABLE) {
+    if (err instanceof cls) {
+      const message = mapping.passMessage === true ? (err as Error).message : mapping.message;
+      const s3 = new S3Error(mapping.code, { cause: err, ...(message !== undefined ? { message } : {}) });
+      return { error: s3, internal: s3.status >= 500 };
+    }
+  }
+  return { error: new S3Error('InternalError', { cause: err }), internal: true };
+}

@@ -1,0 +1,83 @@
+import { pipeline } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import { header, sendXml, type S3Context } from '../context.js';
+import { evaluatePreconditions } from '../headers/conditionals.js';
+import { parseMetadata } from '../headers/metadata.js';
+import { CHECKSUM_ALGORITHMS, parseChecksumAlgorithm, type ChecksumAlgorithm } from '../../../common/index.js';
+import { checksumTap } from '../checksum-tap.js';
+import { encodeCopyObjectResult } from '../xml/responses.js';
+import { MAX_PUT_BYTES } from '../body.js';
+import { S3Error } from '../s3-error.js';
+import { rejectUnsupportedWriteHeaders } from './object-put.js';
+
+const COPY_UNSUPPORTED: ReadonlyArray<[string, string]> = [
+  ['x-amz-server-side-encryption', 'Server-side encryption'],
+  ['x-amz-server-side-encryption-customer-algorithm', 'Server-side encryption with customer keys'],
+  ['x-amz-copy-source-server-side-encryption-customer-algorithm', 'Server-side encryption with customer keys'],
+  ['x-amz-tagging', 'Object tagging'],
+  ['x-amz-object-lock-mode', 'Object lock'],
+  ['x-amz-website-redirect-location', 'Website redirects'],
+];
+
+function metadataDirective(ctx: S3Context): 'COPY' | 'REPLACE' {
+  const raw = header(ctx, 'x-amz-metadata-directive');
+  if (raw === undefined) return 'COPY';
+  const v = raw.trim().toUpperCase();
+  if (v === 'COPY' || v === 'REPLACE') return v;
+  throw new S3Error('InvalidArgument', { message: 'Unknown metadata directive.', extra: { ArgumentName: 'x-amz-metadata-directive', ArgumentValue: raw } });
+}
+
+/** Checksums to compute for the copy: the requested algorithm, else the full-object ones the source had. */
+function copyChecksumAlgorithms(ctx: S3Context, sourceChecksums: Partial<Record<ChecksumAlgorithm, string>>): ChecksumAlgorithm[] {
+  const requested = header(ctx, 'x-amz-checksum-algorithm');
+  if (requested !== undefined) {
+    const alg = parseChecksumAlgorithm(requested);
+    if (alg === undefined) throw new S3Error('InvalidArgument', { message: 'Invalid checksum algorithm.', extra: { ArgumentName: 'x-amz-checksum-algorithm' } });
+    return [alg];
+  }
+  // Composite (`-N`) checksums are per-part values and cannot be recomputed over a single-part copy.
+  return CHECKSUM_ALGORITHMS.filter((alg) => sourceChecksums[alg] !== undefined && !/-\d+$/.test(sourceChecksums[alg] ?? ''));
+}
+
+/**
+ * CopyObject (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CopyObject.html): x-amz-copy-source-if-*
+ * preconditions (every failure is 412), x-amz-metadata-directive COPY (default) or REPLACE, and copying an
+ * object onto itself only with REPLACE. The data is streamed from the source into a new object.
+ */
+export async function copyObject(ctx: S3Context, bucket: string, key: string, source: { bucket: string; key: string }): Promise<FastifyReply> {
+  rejectUnsupportedWriteHeaders(ctx, COPY_UNSUPPORTED);
+  const directive = metadataDirective(ctx);
+  if (source.bucket === bucket && source.key === key && directive === 'COPY') {
+    throw new S3Error('InvalidRequest', {
+      message: 'This copy request is illegal because it is trying to copy an object to itself without changing the object\'s metadata, storage class, website redirect location or encryption attributes.',
+    });
+  }
+  const metadata = directive === 'REPLACE' ? parseMetadata(ctx.headers) : undefined;
+  const src = await ctx.layer.openObject(source.bucket, source.key);
+  const condition = evaluatePreconditions(
+    {
+      ifMatch: header(ctx, 'x-amz-copy-source-if-match'),
+      ifNoneMatch: header(ctx, 'x-amz-copy-source-if-none-match'),
+      ifModifiedSince: header(ctx, 'x-amz-copy-source-if-modified-since'),
+      ifUnmodifiedSince: header(ctx, 'x-amz-copy-source-if-unmodified-since'),
+    },
+    src.info.etag,
+    src.info.lastModified,
+  );
+  if (condition !== 'proceed') throw new S3Error('PreconditionFailed', { extra: { Condition: 'x-amz-copy-source-if-*' } });
+  if (src.info.size > MAX_PUT_BYTES) {
+    throw new S3Error('InvalidRequest', { message: `The specified copy source is larger than the maximum allowable size for a copy source: ${MAX_PUT_BYTES}` });
+  }
+  const tap = checksumTap(copyChecksumAlgorithms(ctx, src.info.checksums));
+  // pipeline (not pipe) so a source failure (e.g. read quorum lost mid-copy) errors the body the engine
+  // consumes, and an engine failure stops the source read.
+  const body = tap.stream;
+  pipeline(src.read(), body, () => undefined);
+  const info = await ctx.layer.putObject(bucket, key, body, {
+    size: src.info.size,
+    metadata: metadata ?? { system: { ...src.info.system }, user: { ...src.info.user } },
+    checksums: tap.values,
+  });
+  ctx.reply.header('x-amz-copy-source-version-id', 'null');
+  return sendXml(ctx, 200, encodeCopyObjectResult(info.etag, info.lastModified, info.checksums));
+}

@@ -1,0 +1,66 @@
+import type { FastifyReply } from 'fastify';
+import type { ObjectInfo } from '../../../storage/index.js';
+import { header, type S3Context } from '../context.js';
+import { evaluatePreconditions } from '../headers/conditionals.js';
+import { contentRange, resolveRange } from '../headers/range.js';
+import { responseOverrides } from '../headers/metadata.js';
+import { checksumHeaders, objectHeaders, validatorHeaders } from '../headers/response-headers.js';
+import { S3Error } from '../s3-error.js';
+
+type Prepared = { kind: 'not-modified' } | { kind: 'content'; range: { start: number; end: number } | undefined };
+
+function wantsChecksums(ctx: S3Context): boolean {
+  return header(ctx, 'x-amz-checksum-mode')?.toUpperCase() === 'ENABLED';
+}
+
+/**
+ * Evaluates If-Match / If-None-Match / If-Modified-Since / If-Unmodified-Since (precedence in
+ * conditionals.ts; 412 PreconditionFailed is thrown), then Range (416 InvalidRange is thrown), and sets
+ * status and headers for a 200, 206 or 304 answer.
+ */
+function prepare(ctx: S3Context, info: ObjectInfo): Prepared {
+  const condition = evaluatePreconditions(
+    {
+      ifMatch: header(ctx, 'if-match'),
+      ifNoneMatch: header(ctx, 'if-none-match'),
+      ifModifiedSince: header(ctx, 'if-modified-since'),
+      ifUnmodifiedSince: header(ctx, 'if-unmodified-since'),
+    },
+    info.etag,
+    info.lastModified,
+  );
+  if (condition === 'precondition-failed') throw new S3Error('PreconditionFailed', { extra: { Condition: 'If-Match' } });
+  if (condition === 'not-modified') {
+    // 304 carries the validators and no body (RFC 9110 §15.4.5).
+    ctx.reply.headers(validatorHeaders(info)).code(304);
+    return { kind: 'not-modified' };
+  }
+  const range = resolveRange(header(ctx, 'range'), info.size);
+  ctx.reply.headers(objectHeaders(info));
+  if (info.partCount !== undefined && info.partCount > 1) ctx.reply.header('x-amz-mp-parts-count', String(info.partCount));
+  // Stored checksums describe the whole object, so they are only meaningful without a range.
+  if (wantsChecksums(ctx) && range === undefined) ctx.reply.headers(checksumHeaders(info.checksums));
+  ctx.reply.headers(responseOverrides(ctx.query));
+  if (range === undefined) {
+    ctx.reply.code(200);
+  } else {
+    ctx.reply.header('content-range', contentRange(range, info.size));
+    ctx.reply.header('content-length', String(range.end - range.start + 1));
+    ctx.reply.code(206);
+  }
+  return { kind: 'content', range };
+}
+
+/** GetObject (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html): streams the object or one range. */
+export async function getObject(ctx: S3Context, bucket: string, key: string): Promise<FastifyReply> {
+  const object = await ctx.layer.openObject(bucket, key);
+  const prepared = prepare(ctx, object.info);
+  if (prepared.kind === 'not-modified') return ctx.reply.send();
+  return ctx.reply.send(object.read(prepared.range));
+}
+
+/** HeadObject: the GetObject headers without a body. */
+export async function headObject(ctx: S3Context, bucket: string, key: string): Promise<FastifyReply> {
+  prepare(ctx, await ctx.layer.getObjectInfo(bucket, key));
+  return ctx.reply.send();
+}

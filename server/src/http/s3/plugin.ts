@@ -1,0 +1,93 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { newHostId, newRequestId } from '../shared/index.js';
+import { verifyRequest, type LookupSecret } from '../../auth/index.js';
+import type { ObjectLayer } from '../../storage/index.js';
+import { resolveOperation } from './router.js';
+import { S3Error } from './s3-error.js';
+import { HOST_ID_HEADER, REQUEST_ID_HEADER, sendS3Error } from './reply-error.js';
+import { dispatch } from './dispatch.js';
+import { SERVER_NAME } from './server-name.js';
+import type { S3Context } from './context.js';
+
+/** Options of s3Plugin; services are injected by the composition root (STYLE.md convention 6). */
+export interface S3PluginOptions {
+  objectLayer: ObjectLayer;
+  lookupSecret: LookupSecret;
+  /** Region reported by GetBucketLocation / HeadBucket and accepted as LocationConstraint. */
+  region: string;
+  /** Clock for signature time checks; defaults to the system clock. */
+  now?: () => Date;
+}
+
+/** Methods the S3 API uses; anything else never reaches a handler. */
+const METHODS = ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'PATCH'] as const;
+
+function splitUrl(url: string): { rawPath: string; rawQuery: string } {
+  const q = url.indexOf('?');
+  return q === -1 ? { rawPath: url, rawQuery: '' } : { rawPath: url.slice(0, q), rawQuery: url.slice(q + 1) };
+}
+
+/** Query parameters, first value wins; `+` means space as in form encoding (what S3 accepts). */
+export function parseQuery(rawQuery: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(rawQuery)) if (!Object.prototype.hasOwnProperty.call(out, k)) out[k] = v;
+  return out;
+}
+
+/**
+ * The S3 API (path-style) as an encapsulated fastify plugin: one catch-all route, so more specific routes
+ * registered by sibling plugins (health probes, admin, RPC) win. Bodies are never parsed by fastify:
+ * object data streams from `request.raw`, XML bodies are read by the operations with a size cap.
+ * The path is taken from the raw URL so keys reach the engine exactly as the client encoded them.
+ */
+export const s3Plugin: FastifyPluginAsync<S3PluginOptions> = async (app, opts) => {
+  const now = opts.now ?? (() => new Date());
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header(REQUEST_ID_HEADER, newRequestId());
+    reply.header(HOST_ID_HEADER, newHostId());
+    reply.header('server', SERVER_NAME);
+  });
+
+  app.setErrorHandler((err, request, reply) => sendS3Error(request, reply, err));
+
+  const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const { rawPath, rawQuery } = splitUrl(request.raw.url ?? '/');
+    try {
+      const query = parseQuery(rawQuery);
+      const headers = request.raw.headers;
+      const op = resolveOperation({ method: request.method, rawPath, query, headers });
+      const auth = await verifyRequest(
+        { method: request.method, rawPath, rawQuery, headers, rawHeaders: request.raw.rawHeaders },
+        opts.lookupSecret,
+        { now: now() },
+      );
+      // Every S3 operation needs a signed request; there are no public buckets on this server.
+      if (auth.anonymous) throw new S3Error('AccessDenied');
+      const ctx: S3Context = {
+        layer: opts.objectLayer,
+        region: opts.region,
+        now,
+        request,
+        reply,
+        log: request.log,
+        query,
+        headers,
+        auth,
+        owner: { id: auth.accessKey, displayName: auth.accessKey },
+      };
+      return await dispatch(ctx, op);
+    } catch (err) {
+      return sendS3Error(request, reply, err);
+    }
+  };
+
+  app.route({ method: [...METHODS], url: '/*', handler: handle });
+};
+
+// Plugin metadata read by fastify (`plugin-meta`, as fastify-plugin sets it): gives the plugin a name in
+// errors and in `hasPlugin`, while keeping it encapsulated (no `skip-override`).
+Object.assign(s3Plugin, { [Symbol.for('plugin-meta')]: { name: 'svc-s3', fastify: '5.x' } });

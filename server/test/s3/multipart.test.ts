@@ -1,0 +1,135 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import {
+  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand,
+  GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListPartsCommand, S3ServiceException, UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { combineCompositeChecksum, computeChecksum } from '../../src/common/index.js';
+import { startS3, type S3Harness } from './helpers/harness.js';
+import { errorCode, signedRequest } from './helpers/raw.js';
+
+let h: S3Harness;
+const B = 'multipart';
+const MiB = 1024 * 1024;
+before(async () => {
+  h = await startS3();
+  await h.client.send(new CreateBucketCommand({ Bucket: B }));
+});
+after(async () => { await h.close(); });
+
+const md5 = (b: Buffer): Buffer => createHash('md5').update(b).digest();
+
+async function rejectsWith(p: Promise<unknown>, name: string, status: number): Promise<void> {
+  await assert.rejects(p, (err: unknown) => {
+    assert.ok(err instanceof S3ServiceException, String(err));
+    assert.equal(err.name, name);
+    assert.equal(err.$metadata.httpStatusCode, status);
+    return true;
+  });
+}
+
+test('create, upload parts, list, complete: ETag is md5-of-md5s-N and the composite CRC32 is returned', async () => {
+  const key = 'big/object';
+  const parts = [randomBytes(5 * MiB), randomBytes(5 * MiB), randomBytes(1234)];
+  const create = await h.client.send(new CreateMultipartUploadCommand({
+    Bucket: B, Key: key, ContentType: 'video/mp4', Metadata: { m: 'v' }, ChecksumAlgorithm: 'CRC32',
+  }));
+  const uploadId = create.UploadId!;
+  assert.ok(uploadId);
+  const uploaded = [];
+  for (const [i, body] of parts.entries()) {
+    const res = await h.client.send(new UploadPartCommand({ Bucket: B, Key: key, UploadId: uploadId, PartNumber: i + 1, Body: body, ChecksumAlgorithm: 'CRC32' }));
+    assert.equal(res.ETag, `"${md5(body).toString('hex')}"`);
+    assert.equal(res.ChecksumCRC32, computeChecksum('CRC32', body));
+    uploaded.push({ PartNumber: i + 1, ETag: res.ETag!, ChecksumCRC32: res.ChecksumCRC32! });
+  }
+  const listed = await h.client.send(new ListPartsCommand({ Bucket: B, Key: key, UploadId: uploadId }));
+  assert.deepEqual(listed.Parts?.map((p) => [p.PartNumber, p.Size, p.ETag, p.ChecksumCRC32]), uploaded.map((p, i) => [p.PartNumber, parts[i]!.length, p.ETag, p.ChecksumCRC32]));
+  assert.equal(listed.ChecksumAlgorithm, 'CRC32');
+  const paged = await h.client.send(new ListPartsCommand({ Bucket: B, Key: key, UploadId: uploadId, MaxParts: 2 }));
+  assert.equal(paged.IsTruncated, true);
+  assert.equal(paged.NextPartNumberMarker, '2');
+  const rest = await h.client.send(new ListPartsCommand({ Bucket: B, Key: key, UploadId: uploadId, PartNumberMarker: '2' }));
+  assert.deepEqual(rest.Parts?.map((p) => p.PartNumber), [3]);
+
+  const uploads = await h.client.send(new ListMultipartUploadsCommand({ Bucket: B }));
+  assert.ok(uploads.Uploads?.some((u) => u.UploadId === uploadId && u.Key === key));
+
+  const done = await h.client.send(new CompleteMultipartUploadCommand({ Bucket: B, Key: key, UploadId: uploadId, MultipartUpload: { Parts: uploaded } }));
+  const expectedEtag = createHash('md5').update(Buffer.concat(parts.map(md5))).digest('hex');
+  assert.equal(done.ETag, `"${expectedEtag}-3"`);
+  const composite = combineCompositeChecksum('CRC32', uploaded.map((p) => p.ChecksumCRC32));
+  assert.equal(done.ChecksumCRC32, composite);
+
+  const get = await h.client.send(new GetObjectCommand({ Bucket: B, Key: key, ChecksumMode: 'ENABLED' }));
+  const body = Buffer.from(await get.Body!.transformToByteArray());
+  assert.ok(body.equals(Buffer.concat(parts)));
+  assert.equal(get.ContentType, 'video/mp4');
+  assert.deepEqual(get.Metadata, { m: 'v' });
+  assert.equal(get.ETag, `"${expectedEtag}-3"`);
+  const after = await h.client.send(new ListMultipartUploadsCommand({ Bucket: B }));
+  assert.ok(!(after.Uploads ?? []).some((u) => u.UploadId === uploadId));
+});
+
+test('completion errors: InvalidPart, InvalidPartOrder, EntityTooSmall, NoSuchUpload, MalformedXML', async () => {
+  const key = 'bad/complete';
+  const { UploadId: uploadId } = await h.client.send(new CreateMultipartUploadCommand({ Bucket: B, Key: key }));
+  const small1 = await h.client.send(new UploadPartCommand({ Bucket: B, Key: key, UploadId: uploadId, PartNumber: 1, Body: randomBytes(1000) }));
+  const small2 = await h.client.send(new UploadPartCommand({ Bucket: B, Key: key, UploadId: uploadId, PartNumber: 2, Body: randomBytes(1000) }));
+  const complete = (parts: Array<{ PartNumber: number; ETag: string }>) =>
+    h.client.send(new CompleteMultipartUploadCommand({ Bucket: B, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
+  await rejectsWith(complete([{ PartNumber: 1, ETag: '"0123456789abcdef0123456789abcdef"' }]), 'InvalidPart', 400);
+  await rejectsWith(complete([{ PartNumber: 3, ETag: small1.ETag! }]), 'InvalidPart', 400);
+  await rejectsWith(complete([{ PartNumber: 2, ETag: small2.ETag! }, { PartNumber: 1, ETag: small1.ETag! }]), 'InvalidPartOrder', 400);
+  await rejectsWith(complete([{ PartNumber: 1, ETag: small1.ETag! }, { PartNumber: 2, ETag: small2.ETag! }]), 'EntityTooSmall', 400);
+  const malformed = await signedRequest(h.port, { method: 'POST', path: `/${B}/bad/complete`, query: { uploadId: uploadId! }, body: '<CompleteMultipartUpload><Part>' });
+  assert.equal(malformed.status, 400);
+  assert.equal(errorCode(malformed.body), 'MalformedXML');
+  // A single small part is fine: the last part may be of any size.
+  const ok = await complete([{ PartNumber: 2, ETag: small2.ETag! }]);
+  assert.match(ok.ETag!, /-1"$/);
+  await rejectsWith(complete([{ PartNumber: 1, ETag: small1.ETag! }]), 'NoSuchUpload', 404);
+  await rejectsWith(h.client.send(new UploadPartCommand({ Bucket: B, Key: key, UploadId: 'not-an-upload', PartNumber: 1, Body: 'x' })), 'NoSuchUpload', 404);
+});
+
+test('part numbers outside 1..10000 are InvalidArgument; abort removes the upload', async () => {
+  const key = 'aborted';
+  const { UploadId: uploadId } = await h.client.send(new CreateMultipartUploadCommand({ Bucket: B, Key: key }));
+  for (const n of ['0', '10001']) {
+    const res = await signedRequest(h.port, { method: 'PUT', path: `/${B}/${key}`, query: { partNumber: n, uploadId: uploadId! }, body: 'x' });
+    assert.equal(res.status, 400, n);
+    assert.equal(errorCode(res.body), 'InvalidArgument', n);
+  }
+  await h.client.send(new UploadPartCommand({ Bucket: B, Key: key, UploadId: uploadId, PartNumber: 10000, Body: 'last' }));
+  const abort = await h.client.send(new AbortMultipartUploadCommand({ Bucket: B, Key: key, UploadId: uploadId }));
+  assert.equal(abort.$metadata.httpStatusCode, 204);
+  await rejectsWith(h.client.send(new ListPartsCommand({ Bucket: B, Key: key, UploadId: uploadId })), 'NoSuchUpload', 404);
+  await rejectsWith(h.client.send(new HeadObjectCommand({ Bucket: B, Key: key })), 'NotFound', 404);
+});
+
+test('lib-storage Upload streams a 40 MiB body as a multipart upload', async () => {
+  const size = 40 * MiB;
+  const hash = createHash('sha256');
+  let sent = 0;
+  const source = new Readable({
+    read() {
+      if (sent >= size) { this.push(null); return; }
+      const chunk = randomBytes(Math.min(MiB, size - sent));
+      sent += chunk.length;
+      hash.update(chunk);
+      this.push(chunk);
+    },
+  });
+  const upload = new Upload({ client: h.client, params: { Bucket: B, Key: 'lib/storage.bin', Body: source }, partSize: 8 * MiB, queueSize: 2 });
+  const res = await upload.done();
+  assert.match(res.ETag ?? '', /-5"$/);
+  const expected = hash.digest('hex');
+  const get = await h.client.send(new GetObjectCommand({ Bucket: B, Key: 'lib/storage.bin' }));
+  assert.equal(get.ContentLength, size);
+  const got = createHash('sha256');
+  for await (const chunk of get.Body as Readable) got.update(chunk as Buffer);
+  assert.equal(got.digest('hex'), expected);
+});
