@@ -46,7 +46,15 @@ export class DriveMonitor implements DriveChecker {
     if (this.#stopped) return Promise.resolve();
     this.#running ??= (async () => {
       try {
-        await Promise.all(this.#sets.flatMap((set) => set.drives.map((slot) => this.#check(set, slot))));
+        const unformatted: [ErasureSet, SetDrive][] = [];
+        await Promise.all(this.#sets.flatMap((set) => set.drives.map(async (slot) => {
+          if ((await this.#check(set, slot)) === 'unformatted') unformatted.push([set, slot]);
+        })));
+        for (const [set, slot] of unformatted) {
+          // As MinIO's HealFormat: only format an empty drive while the set still has read quorum
+          // of formatted drives; otherwise the deployment may just be unmounted, or its data lost.
+          if (set.onlineCount() >= set.readQuorum) await this.#format(set, slot);
+        }
       } finally {
         this.#running = undefined;
       }
@@ -64,7 +72,7 @@ export class DriveMonitor implements DriveChecker {
     clearInterval(this.#timer);
   }
 
-  async #check(set: ErasureSet, slot: SetDrive): Promise<void> {
+  async #check(set: ErasureSet, slot: SetDrive): Promise<'ok' | 'unformatted' | 'down'> {
     const wasOnline = slot.online;
     try {
       const f = decodeFormat(await slot.drive.readFormat());
@@ -73,22 +81,24 @@ export class DriveMonitor implements DriveChecker {
           this.#logger.error(`drive ${slot.drive.endpoint} carries deployment ${f.deploymentId} drive ${f.thisDrive}, expected ${this.#reference.deploymentId} drive ${slot.uuid}: not used`);
         }
         slot.state = 'mismatched';
-        return;
+        return 'down';
       }
       if (!wasOnline) await this.#cameBack(set, slot, false);
+      return 'ok';
     } catch (err) {
-      if (err instanceof UnformattedDiskError) {
-        try {
-          await slot.drive.writeFormat(encodeFormat({ ...this.#reference, thisDrive: slot.uuid }));
-          this.#logger.warn(`drive ${slot.drive.endpoint} was empty: formatted as ${slot.uuid}, healing`);
-          await this.#cameBack(set, slot, true);
-          return;
-        } catch (e) {
-          err = e;
-        }
-      }
       if (wasOnline) this.#logger.warn(`drive ${slot.drive.endpoint} is offline: ${(err as Error).message}`);
       slot.state = err instanceof UnformattedDiskError ? 'unformatted' : 'offline';
+      return err instanceof UnformattedDiskError ? 'unformatted' : 'down';
+    }
+  }
+
+  async #format(set: ErasureSet, slot: SetDrive): Promise<void> {
+    try {
+      await slot.drive.writeFormat(encodeFormat({ ...this.#reference, thisDrive: slot.uuid }));
+      this.#logger.warn(`drive ${slot.drive.endpoint} was empty: formatted as ${slot.uuid}, healing`);
+      await this.#cameBack(set, slot, true);
+    } catch (err) {
+      this.#logger.warn(`drive ${slot.drive.endpoint} could not be formatted: ${(err as Error).message}`);
     }
   }
 

@@ -48,6 +48,8 @@ export interface ErasureSetDeps {
   logger: StorageLogger;
   /** Called when a drive call failed with an offline-class error (the monitor rechecks it). */
   onDriveFault(slot: SetDrive, err: unknown): void;
+  /** Re-detects drives now (formats wiped ones); used before failing a write for lack of drives. */
+  recheck(): Promise<void>;
 }
 
 /**
@@ -65,6 +67,7 @@ export class ErasureSet {
   readonly heals: HealSink;
   readonly logger: StorageLogger;
   readonly #onDriveFault: (slot: SetDrive, err: unknown) => void;
+  readonly #recheck: () => Promise<void>;
 
   constructor(deps: ErasureSetDeps) {
     this.index = deps.index;
@@ -76,6 +79,12 @@ export class ErasureSet {
     this.heals = deps.heals;
     this.logger = deps.logger;
     this.#onDriveFault = deps.onDriveFault;
+    this.#recheck = deps.recheck;
+  }
+
+  /** Re-detects the drives (see ErasureSetDeps.recheck). */
+  recheck(): Promise<void> {
+    return this.#recheck();
   }
 
   get n(): number {

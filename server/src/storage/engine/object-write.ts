@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { ShardWriter } from '../drive/index.js';
-import { VolumeNotFoundError } from '../drive/index.js';
+import type { Drive, ShardWriter } from '../drive/index.js';
+import { VolumeNotFoundError, isDriveOfflineError } from '../drive/index.js';
 import { BLOCK_SIZE, ErasureCodec, INLINE_LIMIT, countOk, encodeStream, reduceErrors, writeQuorum } from '../erasure/index.js';
 import type { EncodeResult } from '../erasure/index.js';
 import { encodeObjectMeta } from '../format/index.js';
@@ -48,6 +48,7 @@ export async function encodeToTemp(
   set: ErasureSet, body: Readable, layout: WriteLayout, tmpFile: string, inlineLimit: number, expectedSize: number,
 ): Promise<EncodeResult> {
   const wq = writeQuorum(layout.k, layout.m);
+  if (set.onlineCount() < wq) await set.recheck();
   if (set.onlineCount() < wq) {
     throw new InsufficientWriteQuorumError(`write quorum ${wq} not reached: ${set.onlineCount()} of ${set.n} drives online`);
   }
@@ -60,7 +61,13 @@ export async function encodeToTemp(
     expectedSize,
     writeQuorum: wq,
     openWriters: async () => {
-      const res = await set.each((d) => d.createShardWriter(tmpFile));
+      let res = await set.each((d) => d.createShardWriter(tmpFile));
+      if (res.some((r) => !r.ok && isDriveOfflineError(r.error))) {
+        // A drive may have been wiped since the last check: re-detect (and format) it, then retry it.
+        await set.recheck();
+        const retry = await set.each((d) => d.createShardWriter(tmpFile), res.map((r) => !r.ok));
+        res = res.map((r, i) => (r.ok ? r : retry[i]!));
+      }
       return byShard.map((i): ShardWriter | null => {
         const r = res[i]!;
         return r.ok ? r.value : null;
@@ -97,11 +104,18 @@ export async function commitObject(
   const wq = writeQuorum(meta.erasure.k, meta.erasure.m);
   const unlock = await set.locker.lock(`${bucket}/${key}`);
   try {
-    const res = await set.each((d, i) => {
+    const commit = (d: Drive, i: number): Promise<void> => {
       const shard = meta.erasure.distribution[i]!;
       const own: ObjectMeta = { ...meta, erasure: { ...meta.erasure, index: shard }, inline: inline?.[shard - 1] ?? null };
       return d.renameData(bucket, key, encodeObjectMeta(own), src(i));
-    }, mask);
+    };
+    let res = await set.each(commit, mask);
+    if (inline !== null && countOk(res) < wq && res.some((r) => !r.ok && isDriveOfflineError(r.error))) {
+      // Inline objects open no shard writer: a drive wiped since the last check is found here.
+      await set.recheck();
+      const retry = await set.each(commit, res.map((r, i) => !r.ok && mask[i] === true));
+      res = res.map((r, i) => (r.ok ? r : retry[i]!));
+    }
     const ok = countOk(res);
     if (ok >= wq) {
       if (ok < set.n) set.heals.queueObject(set, bucket, key, false);

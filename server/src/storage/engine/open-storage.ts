@@ -66,7 +66,7 @@ function sameLayout(a: readonly (readonly string[])[], b: readonly (readonly str
  * deployment or at another position are refused (FormatMismatchError naming the drive and the
  * difference), and empty drives are formatted as replacements and healed in the background.
  */
-async function resolveFormats(drives: Drive[][], logger: StorageLogger): Promise<{ reference: DriveFormat; fresh: boolean[][] }> {
+async function resolveFormats(drives: Drive[][], parity: number, logger: StorageLogger): Promise<{ reference: DriveFormat; fresh: boolean[][] }> {
   const flat = drives.flat();
   const read = await onEach(flat, async (d) => decodeFormat(await d.readFormat()));
   const formats = new Map<string, { f: DriveFormat; n: number }>();
@@ -96,6 +96,9 @@ async function resolveFormats(drives: Drive[][], logger: StorageLogger): Promise
     throw new FormatMismatchError(`drive layout changed: the drives were formatted as ${refShape.length} set(s) of ${refShape.join('/')} drives, now configured as ${shape.length} set(s) of ${shape.join('/')}`);
   }
   const fresh = drives.map((s) => s.map(() => false));
+  const offsets = drives.map((_, s) => drives.slice(0, s).reduce((a, x) => a + x.length, 0));
+  const formattedInSet = (s: number): number => read.slice(offsets[s]!, offsets[s]! + drives[s]!.length)
+    .filter((r) => r.ok && r.value.deploymentId === reference.deploymentId).length;
   let i = 0;
   for (let s = 0; s < drives.length; s++) {
     for (let j = 0; j < drives[s]!.length; j++, i++) {
@@ -113,6 +116,10 @@ async function resolveFormats(drives: Drive[][], logger: StorageLogger): Promise
           throw new FormatMismatchError(`drive ${d.endpoint} was formatted for ${where} but is configured at set ${s + 1} position ${j + 1}; keep the drive order`);
         }
       } else if (r.error instanceof UnformattedDiskError) {
+        if (formats.size > 0 && formattedInSet(s) < drives[s]!.length - parity) {
+          logger.error(`drive ${d.endpoint} is empty but set ${s + 1} lacks read quorum of formatted drives: not formatting it`);
+          continue;
+        }
         await d.writeFormat(encodeFormat({ ...reference, thisDrive: reference.sets[s]![j]! }));
         fresh[s]![j] = formats.size > 0;
         if (formats.size > 0) logger.warn(`drive ${d.endpoint} was empty: formatted as a replacement, healing`);
@@ -136,7 +143,7 @@ export async function openStorage(opts: OpenStorageOptions): Promise<Storage> {
     await Promise.all(opts.sets.flat().map((p) => mkdir(p, { recursive: true }).catch(() => undefined)));
   }
   const drives = opts.drives ?? opts.sets.map((s) => s.map((p) => new LocalDrive(p)));
-  const [hasher, { reference, fresh }] = await Promise.all([loadBitrotHasher(), resolveFormats(drives, logger)]);
+  const [hasher, { reference, fresh }] = await Promise.all([loadBitrotHasher(), resolveFormats(drives, opts.parity, logger)]);
   const heals = new HealQueue(logger);
   const locker = opts.locker ?? new LocalLocker();
   let monitor: DriveMonitor | undefined;
@@ -152,6 +159,7 @@ export async function openStorage(opts: OpenStorageOptions): Promise<Storage> {
   const sets = slots.map((s, index) => new ErasureSet({
     index, drives: s, parity: opts.parity, deploymentId: reference.deploymentId, hasher, locker, heals, logger,
     onDriveFault: (slot, err) => monitor?.driveFault(slot, err),
+    recheck: () => monitor?.checkNow() ?? Promise.resolve(),
   }));
   const layer = new ErasureSets(reference.deploymentId, sets, heals);
   monitor = new DriveMonitor({ sets, reference, heals, logger, intervalMs: opts.driveCheckIntervalMs ?? 3000 });

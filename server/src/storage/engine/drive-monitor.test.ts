@@ -1,0 +1,108 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { access, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InsufficientReadQuorumError, InsufficientWriteQuorumError } from './storage-errors.js';
+import { get, pattern, put, testCluster } from './testing.js';
+import type { Storage } from './open-storage.js';
+
+const SIZES = [10, 4096, 200 * 1024, 2 * 1024 * 1024 + 5];
+
+async function seed(st: Storage, prefix: string): Promise<Map<string, Buffer>> {
+  const objects = new Map<string, Buffer>();
+  for (const [i, size] of SIZES.entries()) {
+    const data = pattern(size, i + prefix.length);
+    await put(st, 'bkt', `${prefix}${i}`, data);
+    objects.set(`${prefix}${i}`, data);
+  }
+  return objects;
+}
+
+async function assertIntact(st: Storage, objects: Map<string, Buffer>): Promise<void> {
+  for (const [key, data] of objects) assert.ok((await get(st, 'bkt', key)).equals(data), `object ${key} intact`);
+}
+
+async function wipeContents(root: string): Promise<void> {
+  for (const n of await readdir(root)) await rm(join(root, n), { recursive: true, force: true });
+}
+
+test('two drives wiped in place: reads and writes go on, the drives are reformatted and healed', async (t) => {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  const st = await c.open();
+  await st.makeBucket('bkt');
+  const objects = await seed(st, 'before-');
+  const [d0, d1] = c.sets[0]!;
+  await wipeContents(d0!);
+  await wipeContents(d1!);
+  await assertIntact(st, objects);
+  for (const [k, v] of await seed(st, 'during-')) objects.set(k, v);
+  const h = await st.health();
+  assert.equal(h.writable, true);
+  assert.equal(h.onlineDrives, 4);
+  await st.drainHeals();
+  for (const key of objects.keys()) {
+    for (const root of [d0!, d1!]) await access(join(root, 'bkt', `+${key}`, 'xl.meta'));
+  }
+  // With the healed drives, the other two can now go.
+  await rename(c.sets[0]![2]!, `${c.sets[0]![2]!}.away`);
+  await rename(c.sets[0]![3]!, `${c.sets[0]![3]!}.away`);
+  await assertIntact(st, objects);
+});
+
+test('three drives gone: not readable nor writable; back with their data: healthy and intact', async (t) => {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  const st = await c.open();
+  await st.makeBucket('bkt');
+  const objects = await seed(st, 'obj-');
+  const gone = c.sets[0]!.slice(1);
+  for (const root of gone) await rename(root, `${root}.away`);
+  const h = await st.health();
+  assert.deepEqual([h.readable, h.writable, h.onlineDrives, h.offlineDrives], [false, false, 1, 3]);
+  await assert.rejects(put(st, 'bkt', 'new', Buffer.from('x')), InsufficientWriteQuorumError);
+  await assert.rejects(put(st, 'bkt', 'new-big', pattern(3 << 20)), InsufficientWriteQuorumError);
+  await assert.rejects(get(st, 'bkt', 'obj-3'), InsufficientReadQuorumError);
+  for (const root of gone) await rename(`${root}.away`, root);
+  const back = await st.health();
+  assert.deepEqual([back.readable, back.writable, back.onlineDrives], [true, true, 4]);
+  await st.drainHeals();
+  await assertIntact(st, objects);
+});
+
+test('two drive roots removed then recreated empty: writes lack quorum meanwhile, then heal completes', async (t) => {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  const st = await c.open();
+  await st.makeBucket('bkt');
+  const objects = await seed(st, 'obj-');
+  const [d0, d1] = c.sets[0]!;
+  await rm(d0!, { recursive: true });
+  await rm(d1!, { recursive: true });
+  await assertIntact(st, objects);
+  const h = await st.health();
+  assert.deepEqual([h.readable, h.writable, h.onlineDrives], [true, false, 2]);
+  await assert.rejects(put(st, 'bkt', 'x', Buffer.from('x')), InsufficientWriteQuorumError);
+  await mkdir(d0!);
+  await mkdir(d1!);
+  const back = await st.health();
+  assert.deepEqual([back.readable, back.writable, back.onlineDrives], [true, true, 4]);
+  await st.drainHeals();
+  assert.deepEqual((await st.listBuckets()).map((b) => b.name), ['bkt']);
+  for (const key of objects.keys()) await access(join(d0!, 'bkt', `+${key}`, 'xl.meta'));
+  await rename(c.sets[0]![2]!, `${c.sets[0]![2]!}.away`);
+  await rename(c.sets[0]![3]!, `${c.sets[0]![3]!}.away`);
+  await assertIntact(st, objects);
+});
+
+test('three drives wiped in place are not reformatted from a single survivor', async (t) => {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  const st = await c.open();
+  await st.makeBucket('bkt');
+  await seed(st, 'obj-');
+  for (const root of c.sets[0]!.slice(1)) await wipeContents(root);
+  const h = await st.health();
+  assert.deepEqual([h.readable, h.writable, h.onlineDrives], [false, false, 1]);
+  await assert.rejects(put(st, 'bkt', 'x', Buffer.from('x')), InsufficientWriteQuorumError);
+});
