@@ -64,3 +64,68 @@ test('published PUT example: signed payload hash verified at end', async () => {
   assert.equal((await collect(ok)).toString(), PUT_OBJECT_BODY);
   await decodeFails(await decode(PUT_OBJECT, [Buffer.from('Welcome to Amazon S4.')]), 'XAmzContentSHA256Mismatch');
 });
+
+/** A lazy source of `total` zero bytes in 16 KiB chunks that counts what it has produced. */
+function countingSource(total: number): { stream: Readable; produced: () => number } {
+  let produced = 0;
+  const stream = new Readable({
+    read() {
+      if (produced >= total) { this.push(null); return; }
+      const n = Math.min(16384, total - produced);
+      produced += n;
+      this.push(Buffer.alloc(n));
+    },
+  });
+  return { stream, produced: () => produced };
+}
+
+/** Resolves once `value()` has not changed for 50 event-loop turns. */
+async function settled(value: () => number): Promise<number> {
+  let last = -1;
+  let stable = 0;
+  while (stable < 50) {
+    await new Promise((r) => setImmediate(r));
+    const v = value();
+    stable = v === last ? stable + 1 : 0;
+    last = v;
+  }
+  return last;
+}
+
+const EXAMPLE_HASH_OF_ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
+const anonymousUnsigned = { anonymous: true as const, payload: 'unsigned' as const };
+
+test('backpressure: an unread decoded stream stops pulling from the body', async () => {
+  const total = 64 * 1024 * 1024;
+  const src = countingSource(total);
+  const d = decodePayload(anonymousUnsigned, src.stream, { 'content-length': String(total) });
+  const pulled = await settled(src.produced);
+  assert.ok(pulled < 1024 * 1024, `pulled ${pulled} bytes without a reader`);
+  let got = 0;
+  for await (const c of d.stream) got += (c as Buffer).length;
+  assert.equal(got, total);
+});
+
+test('a consumer that destroys the decoded stream leaves the body drained, not destroyed', async () => {
+  const total = 8 * 1024 * 1024;
+  const src = countingSource(total);
+  const d = decodePayload(anonymousUnsigned, src.stream, {});
+  d.stream.once('data', () => d.stream.destroy());
+  const ended = new Promise<void>((resolve) => src.stream.once('end', resolve));
+  await ended;
+  assert.equal(src.produced(), total);
+  assert.equal(src.stream.readableEnded, true);
+});
+
+test('a failing body surfaces as IncompleteBody on the decoded stream', async () => {
+  const src = new Readable({ read() { this.destroy(new Error('socket hang up')); } });
+  const d = decodePayload(anonymousUnsigned, src, {});
+  await decodeFails(d, 'IncompleteBody');
+});
+
+test('anonymous request with a payload hash: the body is still checked', async () => {
+  const v = await verifyRequest({ method: 'PUT', rawPath: '/b/k', rawQuery: '', headers: { host: 'h', 'x-amz-content-sha256': EXAMPLE_HASH_OF_ABC } }, lookup, { now });
+  assert.deepEqual(v, { anonymous: true, payload: 'sha256', payloadSha256: EXAMPLE_HASH_OF_ABC });
+  assert.equal((await collect(decodePayload(v, source([Buffer.from('abc')]), {}))).toString(), 'abc');
+  await decodeFails(decodePayload(v, source([Buffer.from('abd')]), {}), 'XAmzContentSHA256Mismatch');
+});
