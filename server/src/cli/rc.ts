@@ -3,7 +3,7 @@
  * it answers --help/--version and says clearly that a command is not available yet (exit 2).
  */
 import { Command, CommanderError } from 'commander';
-import { VERSION } from '../version.js';
+import { VERSION } from '../common/index.js';
 
 /** `rc` entry: returns the exit code (0 ok, 1 failure, 2 usage). */
 export async function runRc(argv: readonly string[]): Promise<number> {

@@ -6,9 +6,11 @@ export {
   checksumByteLength,
   checksumHeaderName,
   combineCompositeChecksum,
+  combineFullObjectChecksum,
   computeChecksum,
   createChecksum,
   decodeChecksumValue,
   parseChecksumAlgorithm,
 } from './checksum.js';
-export type { ChecksumAlgorithm, ChecksumHasher } from './checksum.js';
+export type { ChecksumAlgorithm, ChecksumHasher, FullObjectChecksumAlgorithm } from './checksum.js';
+export { VERSION } from './version.js';
