@@ -8,6 +8,7 @@ import {
   checksumByteLength,
   checksumHeaderName,
   combineCompositeChecksum,
+  combineFullObjectChecksum,
   computeChecksum,
   createChecksum,
   decodeChecksumValue,
@@ -77,4 +78,17 @@ test('composite checksum = checksum of the concatenated raw part checksums, suff
   }
   assert.throws(() => combineCompositeChecksum('CRC32', []), RangeError);
   assert.throws(() => combineCompositeChecksum('CRC32', ['nope']), RangeError);
+});
+
+test('full-object checksum of parts equals the CRC of the concatenated object', () => {
+  for (const alg of ['CRC32', 'CRC32C', 'CRC64NVME'] as const) {
+    for (const sizes of [[5], [1, 1], [0, 7], [1000, 0, 33], [65536, 65537, 3, 1]]) {
+      const parts = sizes.map((n) => randomBytes(n));
+      const whole = computeChecksum(alg, Buffer.concat(parts));
+      const combined = combineFullObjectChecksum(alg, parts.map((p) => ({ checksum: computeChecksum(alg, p), size: p.length })));
+      assert.equal(combined, whole, `${alg} ${sizes.join('+')}`);
+    }
+  }
+  assert.throws(() => combineFullObjectChecksum('CRC32', []), RangeError);
+  assert.throws(() => combineFullObjectChecksum('CRC32', [{ checksum: 'AAAAAA==', size: -1 }]), RangeError);
 });

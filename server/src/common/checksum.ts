@@ -96,6 +96,61 @@ export function combineCompositeChecksum(alg: ChecksumAlgorithm, partChecksumsBa
   return `${h.digestBase64()}-${partChecksumsBase64.length}`;
 }
 
+/** Algorithms whose multipart uploads may use the FULL_OBJECT checksum type (AWS: the CRCs only). */
+export type FullObjectChecksumAlgorithm = Extract<ChecksumAlgorithm, 'CRC32' | 'CRC32C' | 'CRC64NVME'>;
+
+/** Reflected generator polynomials and widths of the CRCs, for CRC combination. */
+const CRC_PARAMS: Readonly<Record<FullObjectChecksumAlgorithm, { width: bigint; poly: bigint }>> = {
+  CRC32: { width: 32n, poly: 0xedb88320n },
+  CRC32C: { width: 32n, poly: 0x82f63b78n },
+  CRC64NVME: { width: 64n, poly: 0x9a6c9329ac4bc9b5n },
+};
+
+/**
+ * Multipart FULL_OBJECT checksum: the CRC of the whole object, computed from the parts' CRCs and sizes
+ * (CRC linearity, as zlib's crc32_combine), so the object never has to be re-read. No `-N` suffix.
+ * https://docs.aws.amazon.com/AmazonS3/latest/userguide/checking-object-integrity.html#full-object-checksums
+ * Throws RangeError for an invalid part value or size, or no parts.
+ */
+export function combineFullObjectChecksum(
+  alg: FullObjectChecksumAlgorithm, parts: readonly { checksum: string; size: number }[],
+): string {
+  if (parts.length === 0) throw new RangeError('a full-object checksum needs at least one part');
+  const { width, poly } = CRC_PARAMS[alg];
+  const bytes = Number(width / 8n);
+  const top = 1n << (width - 1n);
+  // Product of two polynomials modulo the generator, both in reflected bit order (x^0 is the top bit).
+  const mulmod = (a: bigint, b: bigint): bigint => {
+    let p = 0n;
+    for (let m = top; m > 0n; m >>= 1n) {
+      if (a & m) p ^= b;
+      b = b & 1n ? (b >> 1n) ^ poly : b >> 1n;
+    }
+    return p;
+  };
+  // x^(8 * n) modulo the generator, by repeated squaring.
+  const shiftBytes = (n: number): bigint => {
+    let result = top;
+    let square = mulmod(top >> 1n, top >> 1n);
+    square = mulmod(square, square);
+    square = mulmod(square, square);
+    for (let k = BigInt(n); k > 0n; k >>= 1n) {
+      if (k & 1n) result = mulmod(square, result);
+      square = mulmod(square, square);
+    }
+    return result;
+  };
+  let crc = 0n;
+  parts.forEach((part, i) => {
+    const raw = decodeChecksumValue(alg, part.checksum);
+    if (raw === undefined) throw new RangeError(`part ${i + 1}: "${part.checksum}" is not a valid ${alg} checksum`);
+    if (!Number.isSafeInteger(part.size) || part.size < 0) throw new RangeError(`part ${i + 1}: invalid size ${part.size}`);
+    const value = BigInt('0x' + raw.toString('hex'));
+    crc = i === 0 ? value : mulmod(shiftBytes(part.size), crc) ^ value;
+  });
+  return Buffer.from(crc.toString(16).padStart(bytes * 2, '0'), 'hex').toString('base64');
+}
+
 class NodeHasher implements ChecksumHasher {
   readonly algorithm: ChecksumAlgorithm;
   readonly #hash: Hash;
