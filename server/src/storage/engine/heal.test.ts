@@ -20,8 +20,13 @@ test('flipped bytes in shard files are detected, the read returns the original, 
   await put(st, 'bkt', 'obj', data);
   const files = await Promise.all(c.sets[0]!.map((root) => partFile(root, 'bkt', 'obj')));
   const originals = await Promise.all(files.map((f) => readFile(f)));
-  // Damage two drives (the most EC:2 tolerates): a flipped byte in block 0 and one in the last block.
-  for (const [idx, pos] of [[0, 32 + 10], [3, originals[3]!.length - 5]] as const) {
+  // A healthy read touches only data shards (index <= K), so damage those: two drives, the most
+  // EC:2 tolerates, with a flipped byte in block 0 and one in the last block.
+  const shardOf = await Promise.all(c.sets[0]!.map(async (root) => decodeObjectMeta(await readFile(join(root, 'bkt', '+obj', 'xl.meta'))).erasure.index));
+  const dataDrives = shardOf.flatMap((s, i) => (s <= 2 ? [i] : []));
+  assert.equal(dataDrives.length, 2);
+  const [a, b] = dataDrives as [number, number];
+  for (const [idx, pos] of [[a, 32 + 10], [b, originals[b]!.length - 5]] as const) {
     const bad = Buffer.from(originals[idx]!);
     bad[pos] = bad[pos]! ^ 0xff;
     await writeFile(files[idx]!, bad);
@@ -30,11 +35,11 @@ test('flipped bytes in shard files are detected, the read returns the original, 
   await st.drainHeals();
   for (const [i, f] of files.entries()) assert.ok((await readFile(f)).equals(originals[i]!), `shard file on drive ${i} restored`);
   // A deleted shard file is rebuilt too.
-  await rm(files[1]!);
+  await rm(files[b]!);
   assert.ok((await get(st, 'bkt', 'obj')).equals(data));
   await st.drainHeals();
-  const healed = await partFile(c.sets[0]![1]!, 'bkt', 'obj');
-  assert.ok((await readFile(healed)).equals(originals[1]!));
+  const healed = await partFile(c.sets[0]![b]!, 'bkt', 'obj');
+  assert.ok((await readFile(healed)).equals(originals[b]!));
 });
 
 test('a corrupt inline shard is detected and healed inside the metadata record', async (t) => {
@@ -44,8 +49,10 @@ test('a corrupt inline shard is detected and healed inside the metadata record',
   await st.makeBucket('bkt');
   const data = pattern(5000);
   await put(st, 'bkt', 'small', data);
-  const metaFile = join(c.sets[0]![2]!, 'bkt', '+small', 'xl.meta');
-  const original = await readFile(metaFile);
+  const metas = await Promise.all(c.sets[0]!.map((root) => readFile(join(root, 'bkt', '+small', 'xl.meta'))));
+  const drive = metas.findIndex((m) => decodeObjectMeta(m).erasure.index === 1);
+  const metaFile = join(c.sets[0]![drive]!, 'bkt', '+small', 'xl.meta');
+  const original = metas[drive]!;
   const inline = decodeObjectMeta(original).inline!;
   const at = original.indexOf(inline);
   assert.ok(at > 0);
