@@ -1,4 +1,9 @@
-/** Public names of the auth layer (STYLE.md convention 15: explicit list, no `export *`). */
+/**
+ * Public names of the auth layer (STYLE.md convention 15: explicit list, no `export *`).
+ * verifyRequest authenticates a request (AWS SigV4, header or presigned; anonymous requests resolve to
+ * `{ anonymous: true }`), decodePayload turns its body into verified object bytes, SigV4Error carries the
+ * S3 error code of any failure.
+ */
 export type { LookupSecret } from './credentials.js';
 export { verifyRequest } from './sigv4/verify-request.js';
 export type { VerifyOptions } from './sigv4/verify-common.js';

@@ -10,14 +10,18 @@ export const SCOPE_TERMINATOR = 'aws4_request';
 /** Service name that must appear in the credential scope. */
 export const SERVICE = 's3';
 
-/** Special values of x-amz-content-sha256 (sigv4-streaming, sigv4-streaming-trailers). */
+/** x-amz-content-sha256 when the body is not signed (sig-v4-header-based-auth). */
 export const UNSIGNED_PAYLOAD = 'UNSIGNED-PAYLOAD';
+/** x-amz-content-sha256 of an aws-chunked body with signed chunks (sigv4-streaming). */
 export const STREAMING_SIGNED = 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD';
+/** x-amz-content-sha256 of signed chunks followed by a signed trailer (sigv4-streaming-trailers). */
 export const STREAMING_SIGNED_TRAILER = 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER';
+/** x-amz-content-sha256 of unsigned chunks followed by a trailer (sigv4-streaming-trailers). */
 export const STREAMING_UNSIGNED_TRAILER = 'STREAMING-UNSIGNED-PAYLOAD-TRAILER';
 
-/** First line of the string to sign of each aws-chunked data chunk and of the trailer chunk. */
+/** First line of the string to sign of each aws-chunked data chunk. */
 export const CHUNK_STS_ALGORITHM = 'AWS4-HMAC-SHA256-PAYLOAD';
+/** First line of the string to sign of the trailer chunk. */
 export const TRAILER_STS_ALGORITHM = 'AWS4-HMAC-SHA256-TRAILER';
 
 /** Hex SHA-256 of the empty string; the fixed 5th line of a chunk string to sign. */
