@@ -1,6 +1,7 @@
 /** The commander tree of deploy-kit (STYLE.md convention 10): global flags plus one factory per command. */
 import { Command } from 'commander';
 import { certCommand } from './commands/cert/command.js';
+import { checkCommand } from './commands/check/command.js';
 import { initCommand } from './commands/init/command.js';
 import { renderCommand } from './commands/render/command.js';
 import type { Deps, Output } from './io/index.js';
@@ -25,6 +26,7 @@ export function createProgram(deps: Deps, version: string): Command {
     .helpCommand(false)
     .addCommand(initCommand(deps))
     .addCommand(renderCommand(deps))
+    .addCommand(checkCommand(deps))
     .addCommand(certCommand(deps));
   configure(program, deps.out);
   return program;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { FileInfo, Fs } from './ports.js';
 
@@ -67,6 +68,12 @@ export function createNodeFs(): Fs {
         if (isErrno(err, 'ENOENT') || isErrno(err, 'ENOTDIR')) return [];
         throw err;
       }
+    },
+    async makeTempDir(prefix) {
+      return mkdtemp(join(tmpdir(), prefix));
+    },
+    async remove(path) {
+      await rm(path, { recursive: true, force: true });
     },
   };
 }

@@ -25,6 +25,10 @@ export interface Fs {
   chmod(path: string, mode: number): Promise<void>;
   /** Names in a directory, or [] when it does not exist. */
   list(path: string): Promise<string[]>;
+  /** A new private directory under the system temp folder. */
+  makeTempDir(prefix: string): Promise<string>;
+  /** Removes a file or a directory tree; absent is fine. */
+  remove(path: string): Promise<void>;
 }
 
 /** Result of an external command; non-zero exits are data, not exceptions. */

@@ -68,6 +68,18 @@ export function createMemoryFs(seed: Readonly<Record<string, string | { content:
       }
       return [...names].sort();
     },
+    async makeTempDir(prefix) {
+      let n = 0;
+      while (dirs.has(`/tmp/${prefix}${n}`)) n++;
+      addDirs(`/tmp/${prefix}${n}`);
+      dirs.add(`/tmp/${prefix}${n}`);
+      return `/tmp/${prefix}${n}`;
+    },
+    async remove(path) {
+      const abs = resolve(path);
+      for (const p of [...files.keys()]) if (p === abs || p.startsWith(`${abs}/`)) files.delete(p);
+      for (const d of [...dirs]) if (d === abs || d.startsWith(`${abs}/`)) dirs.delete(d);
+    },
   };
 }
 

@@ -11,7 +11,7 @@ async function run(args: string[]) {
 }
 
 test('--help on the root and on every command exits 0 and prints usage on stdout', async () => {
-  for (const args of [['--help'], ['cert', '--help'], ['cert', 'self-signed', '--help'], ['cert', 'import', '--help']]) {
+  for (const args of [['--help'], ['init', '--help'], ['render', '--help'], ['check', '--help'], ['cert', '--help'], ['cert', 'self-signed', '--help'], ['cert', 'import', '--help']]) {
     const r = await run(args);
     assert.equal(r.code, 0, args.join(' '));
     assert.match(r.out, /^Usage: deploy-kit/m, args.join(' '));
