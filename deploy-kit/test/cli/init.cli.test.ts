@@ -51,8 +51,8 @@ function plain(s: string): string {
   return s.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\u001b[()][0-9A-B]/g, '');
 }
 
-test('init under a pseudo-terminal answers its prompts (script(1) as the PTY)', async () => {
-  const d = await dir();
+/** `deploy-kit init --dir d` inside script(1), which gives it a pseudo-terminal; answers are typed when prompts appear. */
+function initUnderPty(d: string) {
   const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
   const cmd = [process.execPath, '--import', TSX_LOADER, CLI_ENTRY, 'init', '--dir', d].map(q).join(' ');
   const child = spawn('script', ['-qfec', cmd, '/dev/null'], { cwd: d, env: { ...process.env, TERM: 'xterm', COLUMNS: '120', LINES: '40' }, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -73,6 +73,17 @@ test('init under a pseudo-terminal answers its prompts (script(1) as the PTY)', 
     await new Promise((r) => setTimeout(r, 60));
     child.stdin.write(keys);
   }
+  return {
+    answer,
+    exited,
+    output: () => plain(out),
+    done: () => { clearTimeout(killer); child.stdin.end(); },
+  };
+}
+
+test('init under a pseudo-terminal answers its prompts (script(1) as the PTY)', async () => {
+  const d = await dir();
+  const { answer, exited, output, done } = initUnderPty(d);
   try {
     await answer(PROMPTS.s3Host, 's3.example.test\r');
     await answer(PROMPTS.consoleHost, 'console.example.test\r');
@@ -83,10 +94,9 @@ test('init under a pseudo-terminal answers its prompts (script(1) as the PTY)', 
     await answer(PROMPTS.nodes, '2\r');
     await answer(PROMPTS.drivesPerNode, '3\r');
     const code = await exited;
-    assert.equal(code, 0, plain(out));
+    assert.equal(code, 0, output());
   } finally {
-    clearTimeout(killer);
-    child.stdin.end();
+    done();
   }
   const spec = parseSpec(load(await readFile(join(d, 'deploy-kit.yaml'), 'utf8'))).spec;
   assert.deepEqual(
@@ -96,6 +106,19 @@ test('init under a pseudo-terminal answers its prompts (script(1) as the PTY)', 
       nodes: 2, drives: 3 });
   assert.equal((await stat(join(d, '.env'))).mode & 0o777, 0o600);
   assert.match(await readFile(join(d, 'haproxy/haproxy.cfg'), 'utf8'), /console\.example\.test/);
+});
+
+test('Ctrl-C at a prompt cancels init with exit 3 and writes nothing', async () => {
+  const d = await dir();
+  const { answer, exited, output, done } = initUnderPty(d);
+  try {
+    await answer(PROMPTS.s3Host, '\u0003');
+    assert.equal(await exited, 3, output());
+    assert.match(output(), /deploy-kit: error: cancelled/);
+  } finally {
+    done();
+  }
+  assert.deepEqual(await readdir(d), []);
 });
 
 test('render --dry-run writes nothing; render --diff shows a hand edit and exits 0', async () => {
