@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { constants } from 'node:fs';
 import { access, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, statfs, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive.js';
+import { LocalShardReader, LocalShardWriter, readSmallFile } from './local-shard-io.js';
 import {
-  DiskFullError, DiskNotFoundError, FaultyDiskError, FileCorruptError, FileNotFoundError, UnformattedDiskError,
+  DiskFullError, DiskNotFoundError, FaultyDiskError, FileNotFoundError, UnformattedDiskError,
   VolumeExistsError, VolumeNotFoundError,
 } from './drive-errors.js';
 import {
@@ -133,10 +135,10 @@ export class LocalDrive implements Drive {
   /** Writes `data` to a fresh temp file, fsyncs it, and renames it over `dst`. */
   async #atomicWrite(dst: string, data: Uint8Array): Promise<void> {
     const tmp = join(this.#tmp, `${randomUUID()}.part`);
-    const fh = await open(tmp, 'w');
+    // O_DSYNC: the write returns once the data is on stable storage (one call instead of write + fdatasync).
+    const fh = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_DSYNC);
     try {
       await fh.writeFile(data);
-      await fh.datasync();
     } finally {
       await fh.close();
     }
@@ -299,16 +301,10 @@ export class LocalDrive implements Drive {
     if (opts.dataDir !== null) assertDataDir(opts.dataDir);
     const src = opts.srcDataPath === null ? null : this.#sysPath(opts.srcDataPath);
     try {
-      try {
-        await access(volDir);
-      } catch (err) {
-        const mapped = await this.#mapError(err, volume);
-        throw mapped instanceof FileNotFoundError ? new VolumeNotFoundError(this.endpoint, volume) : mapped;
-      }
       // A concurrent delete may prune the fresh directory before the rename: retry once.
       for (let attempt = 0; ; attempt++) {
         try {
-          await this.#commit(dir, named, src, meta, opts);
+          await this.#commit(volDir, dir, named, src, meta, opts);
           break;
         } catch (err) {
           if (attempt > 0 || errno(err) !== 'ENOENT') throw err;
@@ -322,9 +318,17 @@ export class LocalDrive implements Drive {
   }
 
   async #commit(
-    dir: string, named: { dir: string; original: string }[], src: string | null, meta: Uint8Array, opts: RenameDataOptions,
+    volDir: string, dir: string, named: { dir: string; original: string }[], src: string | null, meta: Uint8Array, opts: RenameDataOptions,
   ): Promise<void> {
     const created = await mkdir(dir, { recursive: true });
+    if (created !== undefined && created.length <= volDir.length) {
+      // mkdir -p had to create the volume (or the root): the bucket does not exist here.
+      await rm(created, { recursive: true, force: true });
+      const state = await this.#rootState();
+      if (state === 'missing') throw new DiskNotFoundError(this.endpoint);
+      if (state === 'unformatted') throw new UnformattedDiskError(this.endpoint);
+      throw new VolumeNotFoundError(this.endpoint, basename(volDir));
+    }
     let trashed = false;
     for (const n of named) await this.#atomicWrite(join(n.dir, SEGMENT_NAME_FILE), Buffer.from(n.original, 'utf8'));
     if (src !== null && opts.dataDir !== null) {
@@ -361,7 +365,12 @@ export class LocalDrive implements Drive {
   async readMeta(volume: string, key: string): Promise<Buffer> {
     const { dir } = this.#objectDir(volume, key);
     try {
-      return await readFile(join(dir, META_FILE));
+      const fh = await open(join(dir, META_FILE), 'r');
+      try {
+        return await readSmallFile(fh);
+      } finally {
+        await fh.close();
+      }
     } catch (err) {
       throw await this.#mapError(err, key);
     }
@@ -432,76 +441,5 @@ export class LocalDrive implements Drive {
       }
     }
     return out;
-  }
-}
-
-class LocalShardWriter implements ShardWriter {
-  readonly #fh: FileHandle;
-  readonly #map: (err: unknown) => Promise<Error>;
-  #closed = false;
-
-  constructor(fh: FileHandle, map: (err: unknown) => Promise<Error>) {
-    this.#fh = fh;
-    this.#map = map;
-  }
-
-  async write(buffers: readonly Uint8Array[]): Promise<void> {
-    try {
-      let total = 0;
-      for (const b of buffers) total += b.byteLength;
-      let { bytesWritten: written } = await this.#fh.writev(buffers as Uint8Array[]);
-      if (written < total) {
-        // Partial vectored write (rare): finish from the concatenated remainder.
-        const all = Buffer.concat(buffers as Uint8Array[]);
-        while (written < total) written += (await this.#fh.write(all, written, total - written)).bytesWritten;
-      }
-    } catch (err) {
-      throw await this.#map(err);
-    }
-  }
-
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    try {
-      await this.#fh.datasync();
-    } catch (err) {
-      await this.#fh.close().catch(() => undefined);
-      throw await this.#map(err);
-    }
-    await this.#fh.close();
-  }
-
-  async abort(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    await this.#fh.close().catch(() => undefined);
-  }
-}
-
-class LocalShardReader implements ShardReader {
-  readonly #fh: FileHandle;
-  readonly #endpoint: string;
-  readonly #key: string;
-
-  constructor(fh: FileHandle, endpoint: string, key: string) {
-    this.#fh = fh;
-    this.#endpoint = endpoint;
-    this.#key = key;
-  }
-
-  async read(offset: number, length: number): Promise<Buffer> {
-    const buf = Buffer.allocUnsafe(length);
-    let done = 0;
-    while (done < length) {
-      const { bytesRead } = await this.#fh.read(buf, done, length - done, offset + done);
-      if (bytesRead === 0) throw new FileCorruptError(this.#endpoint, this.#key);
-      done += bytesRead;
-    }
-    return buf;
-  }
-
-  async close(): Promise<void> {
-    await this.#fh.close().catch(() => undefined);
   }
 }
