@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { access, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, statfs, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { ServerError } from '../../common/index.js';
 import type { DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive.js';
 import { LocalShardReader, LocalShardWriter, readSmallFile } from './local-shard-io.js';
 import {
@@ -46,6 +47,7 @@ export class LocalDrive implements Drive {
 
   /** Maps an fs error to a typed drive error; ENOENT is checked against the root and format. */
   async #mapError(err: unknown, path: string): Promise<Error> {
+    if (err instanceof ServerError) return err;
     const code = errno(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') {
       const state = await this.#rootState();

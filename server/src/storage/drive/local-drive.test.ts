@@ -1,0 +1,87 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  DiskNotFoundError, FileNotFoundError, InvalidDrivePathError, UnformattedDiskError, VolumeExistsError, VolumeNotFoundError,
+} from './drive-errors.js';
+import { LocalDrive } from './local-drive.js';
+import { encodeSegment } from './object-path.js';
+
+async function fresh(t: { after(fn: () => Promise<void>): void }): Promise<{ root: string; drive: LocalDrive }> {
+  const root = await mkdtemp(join(tmpdir(), 'svc-drive-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  const drive = new LocalDrive(root);
+  await drive.writeFormat(Buffer.from('{}'));
+  return { root, drive };
+}
+
+test('a missing root is DiskNotFound, an empty root is Unformatted, for every kind of call', async (t) => {
+  const { root, drive } = await fresh(t);
+  await drive.makeVolume('b', Buffer.alloc(0));
+  await rm(join(root, '.svc.sys'), { recursive: true });
+  await assert.rejects(drive.readFormat(), UnformattedDiskError);
+  await assert.rejects(drive.readMeta('b', 'k'), UnformattedDiskError);
+  await assert.rejects(drive.createShardWriter('tmp/x/part.1'), UnformattedDiskError);
+  await assert.rejects(drive.renameData('b', 'k', Buffer.from('m'), { srcDataPath: null, dataDir: null }), UnformattedDiskError);
+  await rm(root, { recursive: true });
+  await assert.rejects(drive.readFormat(), DiskNotFoundError);
+  await assert.rejects(drive.listDir('b', ''), DiskNotFoundError);
+  await assert.rejects(drive.listVolumes(), DiskNotFoundError);
+  await assert.rejects(drive.renameData('b', 'k', Buffer.from('m'), { srcDataPath: null, dataDir: null }), DiskNotFoundError);
+  assert.deepEqual(await readdir(tmpdir()).then((n) => n.includes(root.split('/').pop()!)), false, 'the root was not recreated');
+});
+
+test('volumes, metadata commit, listing and delete with pruning', async (t) => {
+  const { root, drive } = await fresh(t);
+  await drive.makeVolume('b', Buffer.from('rec'));
+  await assert.rejects(drive.makeVolume('b', Buffer.alloc(0)), VolumeExistsError);
+  assert.deepEqual(await drive.statVolume('b'), Buffer.from('rec'));
+  await assert.rejects(drive.statVolume('nope'), VolumeNotFoundError);
+  await assert.rejects(drive.renameData('nope', 'k', Buffer.from('m'), { srcDataPath: null, dataDir: null }), VolumeNotFoundError);
+  assert.deepEqual(await readdir(root).then((n) => n.sort()), ['.svc.sys', 'b']);
+  const long = 'x'.repeat(400);
+  for (const key of ['a/b', 'a', `${long}/c`, '..', '']) {
+    if (key === '') continue;
+    await drive.renameData('b', key, Buffer.from(`meta:${key}`), { srcDataPath: null, dataDir: null });
+    assert.deepEqual(await drive.readMeta('b', key), Buffer.from(`meta:${key}`));
+  }
+  assert.deepEqual((await drive.listDir('b', '')).sort(), ['..', 'a', long].sort());
+  assert.deepEqual(await drive.listDir('b', `${long}/`), ['c']);
+  await drive.deleteObject('b', `${long}/c`);
+  await assert.rejects(drive.readMeta('b', `${long}/c`), FileNotFoundError);
+  assert.equal((await readdir(join(root, 'b'))).includes(encodeSegment(long).name), false, 'empty hashed directory pruned');
+  await drive.deleteObject('b', 'a');
+  assert.deepEqual(await drive.readMeta('b', 'a/b'), Buffer.from('meta:a/b'));
+  await drive.deleteObject('b', 'missing/key');
+});
+
+test('data directories are moved in, replaced atomically and stale ones removed', async (t) => {
+  const { root, drive } = await fresh(t);
+  await drive.makeVolume('b', Buffer.alloc(0));
+  const d1 = '11111111-1111-4111-8111-111111111111';
+  const d2 = '22222222-2222-4222-8222-222222222222';
+  const w = await drive.createShardWriter(`tmp/t1/${d1}/part.1`);
+  await w.write([Buffer.from('hash'), Buffer.from('data')]);
+  await w.close();
+  await drive.renameData('b', 'k', Buffer.from('v1'), { srcDataPath: `tmp/t1/${d1}`, dataDir: d1 });
+  const r = await drive.openShardReader('b', 'k', d1, 'part.1');
+  assert.equal((await r.read(4, 4)).toString(), 'data');
+  await r.close();
+  const w2 = await drive.createShardWriter(`tmp/t2/${d2}/part.1`);
+  await w2.write([Buffer.from('xx')]);
+  await w2.close();
+  await drive.renameData('b', 'k', Buffer.from('v2'), { srcDataPath: `tmp/t2/${d2}`, dataDir: d2 });
+  assert.deepEqual((await readdir(join(root, 'b', '+k'))).sort(), [d2, 'xl.meta']);
+  await assert.rejects(drive.openShardReader('b', 'k', d1, 'part.1'), FileNotFoundError);
+});
+
+test('names that would escape the drive are refused', async (t) => {
+  const { drive } = await fresh(t);
+  await assert.rejects(drive.makeVolume('..', Buffer.alloc(0)), InvalidDrivePathError);
+  await assert.rejects(drive.makeVolume('.svc.sys', Buffer.alloc(0)), InvalidDrivePathError);
+  await assert.rejects(drive.readSysFile('../format.json'), InvalidDrivePathError);
+  await assert.rejects(drive.openShardReader('b', 'k', '../../x', 'part.1'), InvalidDrivePathError);
+  await assert.rejects(drive.listSysDir('tmp/../..'), InvalidDrivePathError);
+});
