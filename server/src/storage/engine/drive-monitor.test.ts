@@ -40,6 +40,10 @@ test('two drives wiped in place: reads and writes go on, the drives are reformat
   const h = await st.health();
   assert.equal(h.writable, true);
   assert.equal(h.onlineDrives, 4);
+  for (let round = 0; round < 5; round++) {
+    const list = await st.listObjects('bkt', { prefix: '', delimiter: '', startAfter: '', maxKeys: 1000 });
+    assert.deepEqual(list.objects.map((o) => o.key).sort(), [...objects.keys()].sort(), 'reformatted drives hide nothing');
+  }
   await st.drainHeals();
   for (const key of objects.keys()) {
     for (const root of [d0!, d1!]) await access(join(root, 'bkt', `+${key}`, 'xl.meta'));

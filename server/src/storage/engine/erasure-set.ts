@@ -127,8 +127,8 @@ export class ErasureSet {
   }
 
   /** Reads and decodes every drive's metadata record of `key`. */
-  readMetas(bucket: string, key: string): Promise<DriveResult<ObjectMeta>[]> {
-    return this.each(async (d) => decodeObjectMeta(await d.readMeta(bucket, key)));
+  readMetas(bucket: string, key: string, only?: readonly boolean[]): Promise<DriveResult<ObjectMeta>[]> {
+    return this.each(async (d) => decodeObjectMeta(await d.readMeta(bucket, key)), only);
   }
 
   /**
@@ -169,6 +169,35 @@ export class ErasureSet {
     for (const i of best.idx) perDrive[i] = (results[i] as { ok: true; value: ObjectMeta }).value;
     const incomplete = this.drives.some((d, i) => d.online && perDrive[i] === null);
     return { meta: best.meta, perDrive, incomplete };
+  }
+
+  #spread = 0;
+
+  /**
+   * Listing fast path: metadata from only K online drives. Since a committed version is on at
+   * least write quorum (>= K, and K+1 when K == M) drives, K agreeing answers are the latest
+   * committed version and K "not found" answers (from drives not under heal) mean no committed version; anything else
+   * falls back to the full quorum read.
+   */
+  async readListMeta(bucket: string, key: string): Promise<ObjectMeta | null> {
+    // Drives being healed (fresh or back from an outage) may lack objects: they take no part here.
+    const online = this.drives.flatMap((d, i) => (d.online && !d.healing ? [i] : []));
+    if (online.length > this.readQuorum) {
+      const start = this.#spread++ % online.length;
+      const mask = this.drives.map(() => false);
+      for (let j = 0; j < this.readQuorum; j++) mask[online[(start + j) % online.length]!] = true;
+      const res = (await this.readMetas(bucket, key, mask)).filter((_, i) => mask[i]);
+      const first = res[0];
+      if (first?.ok === true && first.value.erasure.k <= res.length
+        && res.every((r) => r.ok && r.value.versionId === first.value.versionId)) return first.value;
+      if (res.every((r) => !r.ok && r.error instanceof FileNotFoundError)) return null;
+    }
+    try {
+      return (await this.readQuorumMeta(bucket, key)).meta;
+    } catch (err) {
+      if (err instanceof ObjectNotFoundError) return null;
+      throw err;
+    }
   }
 
   /** Metadata at read quorum (queues a heal when some online drive lacks it). */

@@ -2,7 +2,7 @@ import type { ErasureSet } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
 import type { ListObjectsOptions, ListObjectsResult, ObjectInfo } from './object-layer.js';
 import { compareUtf8 } from './object-name.js';
-import { InsufficientReadQuorumError, ObjectNotFoundError } from './storage-errors.js';
+import { InsufficientReadQuorumError } from './storage-errors.js';
 
 /**
  * Listing (ListObjects semantics: https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListObjectsV2.html):
@@ -14,7 +14,7 @@ import { InsufficientReadQuorumError, ObjectNotFoundError } from './storage-erro
  * directory), sorted in UTF-8 order: this makes depth-first order equal to key order. Subtrees
  * entirely before startAfter or outside the prefix are skipped; with "/" as delimiter a
  * directory becomes a common prefix without being descended. Candidate objects are confirmed
- * by reading their metadata at quorum (which also supplies size/ETag). Sets are then merged.
+ * by reading their metadata (ErasureSet.readListMeta, which also supplies size/ETag). Sets are then merged.
  */
 
 /** One listing entry: an object or a common prefix. */
@@ -73,10 +73,7 @@ export async function* listSet(
   const ahead: { c: Candidate; info: Promise<ObjectInfo | null> }[] = [];
   const lookup = (c: Candidate): Promise<ObjectInfo | null> => {
     if (c.dir) return Promise.resolve(null);
-    const p = set.readQuorumMeta(bucket, c.key).then((q) => toObjectInfo(bucket, q.meta), (err: unknown) => {
-      if (err instanceof ObjectNotFoundError) return null;
-      throw err;
-    });
+    const p = set.readListMeta(bucket, c.key).then((meta) => (meta === null ? null : toObjectInfo(bucket, meta)));
     p.catch(() => undefined);
     return p;
   };
