@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, EntityTooSmallError, IncompleteBodyError,
-  InvalidObjectNameError, InvalidPartError, InvalidPartOrderError, ObjectNotFoundError, UploadNotFoundError,
+  InvalidBucketNameError, InvalidObjectNameError, InvalidPartError, InvalidPartOrderError, ObjectNotFoundError, UploadNotFoundError,
 } from './storage-errors.js';
 import { NO_META, collect, get, md5hex, pattern, put, testCluster } from './testing.js';
 
@@ -37,6 +37,9 @@ test('put, get, ranges, overwrite, metadata and delete on 4 drives EC:2', async 
   await assert.rejects(st.getObjectInfo('bkt', 'obj-1'), ObjectNotFoundError);
   await st.deleteObject('bkt', 'obj-1');
   await assert.rejects(st.getObjectInfo('nope', 'x'), BucketNotFoundError);
+  await assert.rejects(st.getBucketInfo('..'), BucketNotFoundError);
+  await assert.rejects(st.makeBucket('.svc.sys'), InvalidBucketNameError);
+  await assert.rejects(st.makeBucket('a/b'), InvalidBucketNameError);
 });
 
 test('awkward keys are stored literally and stay inside the drive', async (t) => {

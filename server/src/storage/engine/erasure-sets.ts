@@ -17,10 +17,14 @@ import { putObject } from './object-write.js';
 import { setIndexFor } from './placement.js';
 import {
   BucketExistsError, BucketNotEmptyError, BucketNotFoundError, InsufficientReadQuorumError, InsufficientWriteQuorumError,
+  InvalidBucketNameError,
 } from './storage-errors.js';
 
 /** How long a positive "bucket exists" answer is reused (saves N reads per PUT/GET). */
 const BUCKET_CACHE_MS = 1000;
+
+/** Names the drives can hold as a directory (S3 naming rules are enforced by the S3 layer). */
+const BUCKET_RE = /^(?!\.\.?$)(?!\.svc\.sys$)[A-Za-z0-9._-]{1,255}$/;
 
 /** Drive-liveness hooks the object layer needs from the monitor. */
 export interface DriveChecker {
@@ -57,12 +61,14 @@ export class ErasureSets implements ObjectLayer {
   }
 
   async #requireBucket(bucket: string): Promise<void> {
+    if (!BUCKET_RE.test(bucket)) throw new BucketNotFoundError(bucket);
     const seen = this.#bucketSeen.get(bucket);
     if (seen !== undefined && Date.now() - seen < BUCKET_CACHE_MS) return;
     await this.getBucketInfo(bucket);
   }
 
   async makeBucket(bucket: string): Promise<void> {
+    if (!BUCKET_RE.test(bucket)) throw new InvalidBucketNameError(bucket);
     const record = encodeBucketRecord({ created: Date.now() });
     const results = await Promise.all(this.sets.map((s) => s.each((d) => d.makeVolume(bucket, record))));
     let exists = 0;
@@ -78,6 +84,7 @@ export class ErasureSets implements ObjectLayer {
   }
 
   async getBucketInfo(bucket: string): Promise<BucketInfo> {
+    if (!BUCKET_RE.test(bucket)) throw new BucketNotFoundError(bucket);
     const results = (await Promise.all(this.sets.map((s) => s.each((d) => d.statVolume(bucket))))).flat();
     let found = 0;
     let missing = 0;
