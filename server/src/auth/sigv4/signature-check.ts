@@ -49,12 +49,21 @@ export function checkSignature(req: SigV4Request, parts: SignedParts, secret: st
 }
 
 /**
+ * Body-integrity headers a presigned-URL client may add without signing them: they only make the upload
+ * stricter (the payload itself is unsigned), so an intermediary changing them gains nothing.
+ */
+export function isIntegrityHeader(name: string): boolean {
+  return name === 'x-amz-content-sha256' || name === 'x-amz-trailer' || name === 'x-amz-decoded-content-length'
+    || name === 'x-amz-sdk-checksum-algorithm' || name.startsWith('x-amz-checksum-');
+}
+
+/**
  * S3 rejects requests carrying x-amz-* headers that are not signed (AccessDenied, HeadersNotSigned);
  * otherwise anyone on the path could add e.g. x-amz-acl or x-amz-meta-* to a signed request.
  */
-export function checkAmzHeadersSigned(req: SigV4Request, signedHeaders: readonly string[]): void {
+export function checkAmzHeadersSigned(req: SigV4Request, signedHeaders: readonly string[], exempt?: (name: string) => boolean): void {
   const unsigned = Object.keys(req.headers)
-    .filter((n) => n.startsWith('x-amz-') && req.headers[n] !== undefined && !signedHeaders.includes(n))
+    .filter((n) => n.startsWith('x-amz-') && req.headers[n] !== undefined && !signedHeaders.includes(n) && !exempt?.(n))
     .sort();
   if (unsigned.length > 0) {
     throw new SigV4Error('AccessDenied', 'There were headers present in the request which were not signed',

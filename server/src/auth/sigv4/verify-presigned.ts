@@ -5,7 +5,7 @@ import { parseCredential, parseSignedHeaders, type CredentialContext } from './c
 import type { QueryParam } from './encoding.js';
 import { headerValue } from './headers.js';
 import { isStreaming, parsePayloadHash, type PayloadHash } from './payload-mode.js';
-import { checkAmzHeadersSigned, checkSignature } from './signature-check.js';
+import { checkAmzHeadersSigned, checkSignature, isIntegrityHeader } from './signature-check.js';
 import { rememberSigningKey } from './signing-context.js';
 import { SigV4Error } from './sigv4-errors.js';
 import type { AuthenticatedRequest, SigV4Request } from './types.js';
@@ -91,7 +91,7 @@ export async function verifyPresigned(
     throw new SigV4Error('AccessDenied', 'Request has expired',
       { details: { 'X-Amz-Expires': String(expires), Expires: expiresAt.toISOString(), ServerTime: opts.now.toISOString() } });
   }
-  checkAmzHeadersSigned(req, signedHeaders);
+  checkAmzHeadersSigned(req, signedHeaders, isIntegrityHeader);
 
   const secret = await lookupOrThrow(lookup, credential.accessKey);
   const key = checkSignature(req, {

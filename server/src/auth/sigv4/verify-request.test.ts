@@ -88,3 +88,38 @@ test('no authentication at all is anonymous', async () => {
   const v = await verifyRequest({ method: 'GET', rawPath: '/b/k', rawQuery: '', headers: { host: 'h' } }, lookup, { now });
   assert.deepEqual(v, { anonymous: true, payload: 'unsigned' });
 });
+
+test('Date header alone (no x-amz-date) dates the request', async () => {
+  const { canonicalHeaders, canonicalRequest, stringToSign } = await import('./canonical-request.js');
+  const { deriveSigningKey, hmacHex } = await import('./signing-key.js');
+  const headers = { host: 'examplebucket.s3.amazonaws.com', date: 'Fri, 24 May 2013 00:00:00 GMT', 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' };
+  const signed = ['date', 'host', 'x-amz-content-sha256'];
+  const creq = canonicalRequest({ method: 'GET', canonicalUri: '/k', canonicalQuery: '', canonicalHeaders: canonicalHeaders({ headers }, signed), signedHeaders: signed, payloadHash: 'UNSIGNED-PAYLOAD' });
+  const scope = '20130524/us-east-1/s3/aws4_request';
+  const sig = hmacHex(deriveSigningKey(EXAMPLE_SECRET, '20130524', 'us-east-1', 's3'), stringToSign('20130524T000000Z', scope, creq));
+  const req: SigV4Request = { method: 'GET', rawPath: '/k', rawQuery: '', headers: {
+    ...headers, authorization: `AWS4-HMAC-SHA256 Credential=${EXAMPLE_ACCESS_KEY}/${scope}, SignedHeaders=${signed.join(';')}, Signature=${sig}` } };
+  const v = await verifyRequest(req, lookup, { now });
+  assert.ok(!v.anonymous);
+  assert.equal(v.amzDate, '20130524T000000Z');
+  await rejectsWith(verifyRequest(withHeaders(req, { date: 'yesterday' }), lookup, { now }), 'AccessDenied');
+});
+
+test('signed aws-chunked modes are refused without a signature (anonymous or presigned)', async () => {
+  await rejectsWith(verifyRequest({ method: 'PUT', rawPath: '/b/k', rawQuery: '', headers: { host: 'h', 'x-amz-content-sha256': 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD' } }, lookup, { now }), 'InvalidRequest');
+  await rejectsWith(verifyRequest({ method: 'PUT', rawPath: '/b/k', rawQuery: '', headers: { host: 'h', 'x-amz-content-sha256': 'bogus' } }, lookup, { now }), 'InvalidArgument');
+  const presignedStreaming = withHeaders(PRESIGNED_GET, { 'x-amz-content-sha256': 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD' });
+  await rejectsWith(verifyRequest(presignedStreaming, lookup, { now: new Date('2013-05-24T12:00:00Z') }), 'InvalidRequest');
+  const v = await verifyRequest({ method: 'PUT', rawPath: '/b/k', rawQuery: '', headers: { host: 'h', 'x-amz-content-sha256': 'STREAMING-UNSIGNED-PAYLOAD-TRAILER' } }, lookup, { now });
+  assert.deepEqual(v, { anonymous: true, payload: 'streaming-unsigned-trailer' });
+});
+
+test('presigned URL: unsigned integrity headers are honoured, other unsigned x-amz-* headers refused', async () => {
+  const later = { now: new Date('2013-05-24T12:00:00Z') };
+  const hash = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
+  const v = await verifyRequest(withHeaders(PRESIGNED_GET, { 'x-amz-content-sha256': hash, 'x-amz-checksum-crc32': 'AAAAAA==' }), lookup, later);
+  assert.ok(!v.anonymous);
+  assert.equal(v.payload, 'sha256');
+  assert.equal(v.payloadSha256, hash);
+  await rejectsWith(verifyRequest(withHeaders(PRESIGNED_GET, { 'x-amz-acl': 'public-read' }), lookup, later), 'AccessDenied', /not signed/);
+});
