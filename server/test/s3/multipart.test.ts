@@ -7,7 +7,7 @@ import {
   GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListPartsCommand, S3ServiceException, UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { combineCompositeChecksum, computeChecksum } from '../../src/common/index.js';
+import { computeChecksum } from '../../src/common/index.js';
 import { startS3, type S3Harness } from './helpers/harness.js';
 import { errorCode, signedRequest } from './helpers/raw.js';
 
@@ -61,8 +61,9 @@ test('create, upload parts, list, complete: ETag is md5-of-md5s-N and the compos
   const done = await h.client.send(new CompleteMultipartUploadCommand({ Bucket: B, Key: key, UploadId: uploadId, MultipartUpload: { Parts: uploaded } }));
   const expectedEtag = createHash('md5').update(Buffer.concat(parts.map(md5))).digest('hex');
   assert.equal(done.ETag, `"${expectedEtag}-3"`);
-  const composite = combineCompositeChecksum('CRC32', uploaded.map((p) => p.ChecksumCRC32));
-  assert.equal(done.ChecksumCRC32, composite);
+  // COMPOSITE: CRC32 over the concatenated raw part CRC32s, suffixed with the part count.
+  const rawParts = Buffer.concat(uploaded.map((p) => Buffer.from(p.ChecksumCRC32, 'base64')));
+  assert.equal(done.ChecksumCRC32, `${computeChecksum('CRC32', rawParts)}-3`);
 
   const get = await h.client.send(new GetObjectCommand({ Bucket: B, Key: key, ChecksumMode: 'ENABLED' }));
   const body = Buffer.from(await get.Body!.transformToByteArray());
@@ -72,6 +73,28 @@ test('create, upload parts, list, complete: ETag is md5-of-md5s-N and the compos
   assert.equal(get.ETag, `"${expectedEtag}-3"`);
   const after = await h.client.send(new ListMultipartUploadsCommand({ Bucket: B }));
   assert.ok(!(after.Uploads ?? []).some((u) => u.UploadId === uploadId));
+});
+
+test('UploadPart with a streamed body (CRC32 trailer) stores the verified part checksum', async () => {
+  const key = 'streamed/part';
+  const { UploadId: uploadId } = await h.client.send(new CreateMultipartUploadCommand({ Bucket: B, Key: key, ChecksumAlgorithm: 'CRC32' }));
+  const body = randomBytes(300_000);
+  const res = await h.client.send(new UploadPartCommand({
+    Bucket: B, Key: key, UploadId: uploadId, PartNumber: 1, Body: Readable.from([body]), ContentLength: body.length,
+  }));
+  assert.equal(res.ChecksumCRC32, computeChecksum('CRC32', body));
+  const parts = await h.client.send(new ListPartsCommand({ Bucket: B, Key: key, UploadId: uploadId }));
+  assert.equal(parts.Parts?.[0]?.ChecksumCRC32, res.ChecksumCRC32);
+  // A part checksum of another algorithm than the upload declared is refused.
+  await rejectsWith(h.client.send(new UploadPartCommand({
+    Bucket: B, Key: key, UploadId: uploadId, PartNumber: 2, Body: body, ChecksumAlgorithm: 'SHA256',
+  })), 'InvalidRequest', 400);
+  // A client-listed part checksum that differs from the stored one is InvalidPart.
+  await rejectsWith(h.client.send(new CompleteMultipartUploadCommand({
+    Bucket: B, Key: key, UploadId: uploadId,
+    MultipartUpload: { Parts: [{ PartNumber: 1, ETag: res.ETag!, ChecksumCRC32: computeChecksum('CRC32', Buffer.from('other')) }] },
+  })), 'InvalidPart', 400);
+  await h.client.send(new AbortMultipartUploadCommand({ Bucket: B, Key: key, UploadId: uploadId }));
 });
 
 test('completion errors: InvalidPart, InvalidPartOrder, EntityTooSmall, NoSuchUpload, MalformedXML', async () => {

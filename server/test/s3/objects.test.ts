@@ -1,10 +1,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import {
   CopyObjectCommand, CreateBucketCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand,
   PutObjectCommand, S3ServiceException,
 } from '@aws-sdk/client-s3';
+import { computeChecksum } from '../../src/common/index.js';
 import { startS3, type S3Harness } from './helpers/harness.js';
 
 let h: S3Harness;
@@ -43,7 +45,7 @@ test('PutObject stores body and metadata; GetObject and HeadObject return them',
   }));
   assert.equal(put.ETag, `"${md5(body)}"`);
   // The SDK sends a CRC32 checksum by default (trailer); it is verified, stored and echoed.
-  assert.ok(put.ChecksumCRC32, 'PutObject echoes the CRC32 checksum');
+  assert.equal(put.ChecksumCRC32, computeChecksum('CRC32', body), 'PutObject echoes the verified CRC32');
   const { res, body: got } = await getBytes({ Bucket: B, Key: 'dir/file.bin' });
   assert.ok(got.equals(body));
   assert.equal(res.ETag, `"${md5(body)}"`);
@@ -59,6 +61,18 @@ test('PutObject stores body and metadata; GetObject and HeadObject return them',
   assert.equal(head.ContentLength, body.length);
   assert.equal(head.ChecksumCRC32, put.ChecksumCRC32);
   assert.equal(head.ETag, put.ETag);
+});
+
+test('a streamed PutObject uses aws-chunked with a CRC32 trailer: verified, stored, no aws-chunked in Content-Encoding', async () => {
+  const body = randomBytes(200_000);
+  const put = await h.client.send(new PutObjectCommand({
+    Bucket: B, Key: 'streamed', Body: Readable.from([body.subarray(0, 70_000), body.subarray(70_000)]), ContentLength: body.length,
+  }));
+  assert.equal(put.ChecksumCRC32, computeChecksum('CRC32', body));
+  const { res, body: got } = await getBytes({ Bucket: B, Key: 'streamed', ChecksumMode: 'ENABLED' });
+  assert.ok(got.equals(body));
+  assert.equal(res.ContentEncoding, undefined);
+  assert.equal(res.ChecksumCRC32, put.ChecksumCRC32);
 });
 
 test('objects without Content-Type read back as binary/octet-stream; empty objects work', async () => {

@@ -12,11 +12,22 @@ export const MAX_XML_BODY_BYTES = 2 * 1024 * 1024;
 export const MAX_PUT_BYTES = 5 * 1024 * 1024 * 1024;
 
 /**
+ * A small body can be decoded completely — and fail its checksum — before the engine starts reading it
+ * (it may first look up the bucket or take a lock), or the engine may fail without reading it at all.
+ * Without a listener that 'error' would be an uncaught exception; with one, the failure still reaches
+ * whoever iterates the stream later (an errored stream rethrows on iteration).
+ */
+function guard(decoded: DecodedPayload): DecodedPayload {
+  decoded.stream.on('error', () => undefined);
+  return decoded;
+}
+
+/**
  * The request body with aws-chunked framing removed and signatures/checksums verified as it streams
  * (auth/sigv4 decodePayload). Rejects declared sizes above 5 GiB before reading anything.
  */
 export function openBody(ctx: S3Context): DecodedPayload {
-  const decoded = decodePayload(ctx.auth, ctx.request.raw, ctx.headers);
+  const decoded = guard(decodePayload(ctx.auth, ctx.request.raw, ctx.headers));
   if (decoded.decodedLength > MAX_PUT_BYTES) {
     throw new S3Error('EntityTooLarge', { extra: { MaxSizeAllowed: String(MAX_PUT_BYTES), ProposedSize: String(decoded.decodedLength) } });
   }
@@ -29,7 +40,7 @@ export function openBody(ctx: S3Context): DecodedPayload {
  */
 export async function readXmlBody(ctx: S3Context): Promise<Buffer> {
   const md5 = parseContentMd5(ctx.headers);
-  const decoded = decodePayload(ctx.auth, ctx.request.raw, ctx.headers);
+  const decoded = guard(decodePayload(ctx.auth, ctx.request.raw, ctx.headers));
   const body = await readBodyCapped(decoded.stream, MAX_XML_BODY_BYTES);
   if (md5 !== undefined && !createHash('md5').update(body).digest().equals(md5)) {
     throw new S3Error('BadDigest', { message: 'The Content-MD5 you specified did not match what we received.' });

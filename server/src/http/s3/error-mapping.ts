@@ -1,11 +1,11 @@
 import { BodyTooLargeError } from '../shared/index.js';
-import { SigV4Error } from '../../auth/index.js';
+import { SigV4Error, type SigV4ErrorCode } from '../../auth/index.js';
 import {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, EntityTooSmallError, IncompleteBodyError,
   InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError, InvalidObjectNameError, InvalidPartError, InvalidPartOrderError,
   ObjectNotFoundError, UploadNotFoundError,
 } from '../../storage/index.js';
-import { S3Error, isS3ErrorCode, type S3ErrorCode } from './s3-error.js';
+import { S3Error, type S3ErrorCode } from './s3-error.js';
 
 /**
  * Lower-layer errors → S3 errors, by table (STYLE.md convention 2). Anything not listed here becomes
@@ -49,16 +49,17 @@ const ERROR_TABLE: ReadonlyArray<readonly [ErrorClass, Mapping]> = [
   [BodyTooLargeError, { code: 'MaxMessageLengthExceeded' }],
 ];
 
+// Compile-time guarantee that every code auth/sigv4 can raise has an entry in S3_ERRORS.
+const SIGV4_CODES_ARE_S3_CODES: SigV4ErrorCode extends S3ErrorCode ? true : never = true;
+void SIGV4_CODES_ARE_S3_CODES;
+
 /** The S3 error to send for `err`, and whether it is an unexpected (internal) failure to be logged. */
 export function toS3Error(err: unknown): { error: S3Error; internal: boolean } {
   if (err instanceof S3Error) return { error: err, internal: err.status >= 500 };
   if (err instanceof SigV4Error) {
     // SigV4Error messages are written to be client-safe (sigv4-errors.ts); extra fields such as
     // CanonicalRequest/StringToSign help users debug signing, as on AWS.
-    if (isS3ErrorCode(err.s3Code)) {
-      return { error: new S3Error(err.s3Code, { message: err.message, cause: err, extra: { ...err.details } }), internal: false };
-    }
-    return { error: new S3Error('InternalError', { cause: err }), internal: true };
+    return { error: new S3Error(err.s3Code, { message: err.message, cause: err, extra: { ...err.details } }), internal: false };
   }
   for (const [cls, mapping] of ERROR_TABLE) {
     if (err instanceof cls) {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { S3Client } from '@aws-sdk/client-s3';
 import { installS3ClientErrorHandler, s3FrameworkErrors, s3Plugin } from '../../../src/http/s3/index.js';
-import { openStorage } from '../../../src/storage/index.js';
+import { openStorage, type ObjectLayer } from '../../../src/storage/index.js';
 
 /** Credentials the harness accepts. */
 export const ACCESS_KEY = 'AKIATESTHARNESS00001';
@@ -40,8 +40,17 @@ export function makeClient(endpoint: string, secretAccessKey = SECRET_KEY, acces
   });
 }
 
+/** Test hooks of startS3. */
+export interface HarnessOptions {
+  now?: () => Date;
+  /** Decorates the engine (fault injection). */
+  wrapLayer?: (layer: ObjectLayer) => ObjectLayer;
+  /** Registers sibling plugins before s3Plugin (e.g. health probes), as the composition root does. */
+  before?: (app: FastifyInstance) => Promise<void>;
+}
+
 /** Starts a server on 4 temp drives (one erasure set, parity 2). */
-export async function startS3(opts: { now?: () => Date } = {}): Promise<S3Harness> {
+export async function startS3(opts: HarnessOptions = {}): Promise<S3Harness> {
   const root = await mkdtemp(join(tmpdir(), 'svc-s3-test-'));
   // Drives live one level down so tests can check nothing is ever written next to them.
   const drives = [1, 2, 3, 4].map((i) => join(root, 'drives', `drive${i}`));
@@ -52,8 +61,9 @@ export async function startS3(opts: { now?: () => Date } = {}): Promise<S3Harnes
     routerOptions: { ignoreDuplicateSlashes: false, ignoreTrailingSlash: false },
     frameworkErrors: s3FrameworkErrors,
   });
+  if (opts.before !== undefined) await opts.before(app);
   await app.register(s3Plugin, {
-    objectLayer: storage,
+    objectLayer: opts.wrapLayer !== undefined ? opts.wrapLayer(storage) : storage,
     lookupSecret: async (ak) => (ak === ACCESS_KEY ? SECRET_KEY : undefined),
     region: REGION,
     ...(opts.now !== undefined ? { now: opts.now } : {}),
