@@ -213,7 +213,8 @@ class Crc64NvmeHasher implements ChecksumHasher {
   #hi = 0xffffffff;
 
   update(data: Uint8Array): void {
-    const { lo: L, hi: H } = CRC64_TABLES;
+    const [L0, L1, L2, L3, L4, L5, L6, L7] = CRC64_TABLES.lo as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+    const [H0, H1, H2, H3, H4, H5, H6, H7] = CRC64_TABLES.hi as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
     let lo = this.#lo;
     let hi = this.#hi;
     let i = 0;
@@ -223,10 +224,9 @@ class Crc64NvmeHasher implements ChecksumHasher {
       const b = hi ^ (data[i + 4]! | (data[i + 5]! << 8) | (data[i + 6]! << 16) | (data[i + 7]! << 24));
       const i0 = a & 0xff, i1 = (a >>> 8) & 0xff, i2 = (a >>> 16) & 0xff, i3 = a >>> 24;
       const i4 = b & 0xff, i5 = (b >>> 8) & 0xff, i6 = (b >>> 16) & 0xff, i7 = b >>> 24;
-      lo = L[7]![i0]! ^ L[6]![i1]! ^ L[5]![i2]! ^ L[4]![i3]! ^ L[3]![i4]! ^ L[2]![i5]! ^ L[1]![i6]! ^ L[0]![i7]!;
-      hi = H[7]![i0]! ^ H[6]![i1]! ^ H[5]![i2]! ^ H[4]![i3]! ^ H[3]![i4]! ^ H[2]![i5]! ^ H[1]![i6]! ^ H[0]![i7]!;
+      lo = L7[i0]! ^ L6[i1]! ^ L5[i2]! ^ L4[i3]! ^ L3[i4]! ^ L2[i5]! ^ L1[i6]! ^ L0[i7]!;
+      hi = H7[i0]! ^ H6[i1]! ^ H5[i2]! ^ H4[i3]! ^ H3[i4]! ^ H2[i5]! ^ H1[i6]! ^ H0[i7]!;
     }
-    const L0 = L[0]!, H0 = H[0]!;
     for (; i < data.length; i++) {
       const idx = (lo ^ data[i]!) & 0xff;
       lo = ((lo >>> 8) | (hi << 24)) ^ L0[idx]!;
