@@ -79,3 +79,13 @@ test('losing write quorum answers 503 ServiceUnavailable with an operator hint; 
   assert.equal(await get.Body!.transformToString(), 'still readable');
   await assert.rejects(h.client.send(new GetObjectCommand({ Bucket: 'data', Key: 'after' })), (e: unknown) => e instanceof S3ServiceException);
 });
+
+test('the injected clock is used for signature time checks: a skewed server answers RequestTimeTooSkewed', async () => {
+  const skewed = await startS3({ now: () => new Date(Date.now() + 3600_000) });
+  try {
+    await assert.rejects(skewed.client.send(new ListBucketsCommand({})), (e: unknown) =>
+      e instanceof S3ServiceException && e.name === 'RequestTimeTooSkewed' && e.$metadata.httpStatusCode === 403);
+  } finally {
+    await skewed.close();
+  }
+});

@@ -1,11 +1,13 @@
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { readdir } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, ListBucketsCommand, ListObjectsV2Command, S3ServiceException } from '@aws-sdk/client-s3';
 import { startS3, type S3Harness } from './helpers/harness.js';
-import { errorCode, rawRequest, signedRequest } from './helpers/raw.js';
+import { errorCode, rawRequest, signRequest, signedRequest } from './helpers/raw.js';
 
 let h: S3Harness;
 const B = 'rawhttp';
@@ -125,6 +127,18 @@ test('keys with .., //, %2F, unicode and exactly 1024 bytes are stored and read 
   assert.deepEqual((await readdir(h.root)).sort(), ['drives']);
   assert.deepEqual((await readdir(drivesDir)).sort(), ['drive1', 'drive2', 'drive3', 'drive4']);
   for (const p of await walk(drivesDir)) assert.ok(!relative(drivesDir, p).startsWith('..'), p);
+});
+
+test('a client that disconnects mid-upload leaves no object behind and the server keeps serving', async () => {
+  const { target, headers } = await signRequest(h.port, { method: 'PUT', path: `/${B}/cut`, unsignedPayload: true, contentLength: 1_000_000 });
+  const socket = connect(h.port, '127.0.0.1');
+  await once(socket, 'connect');
+  const head = [`PUT ${target} HTTP/1.1`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', ''].join('\r\n');
+  socket.write(head);
+  socket.write(Buffer.alloc(64 * 1024, 1));
+  await new Promise((r) => setTimeout(r, 50));
+  socket.destroy();
+  await assert.rejects(h.client.send(new GetObjectCommand({ Bucket: B, Key: 'cut' })), (e: unknown) => e instanceof S3ServiceException && e.name === 'NoSuchKey');
 });
 
 test('invalid percent-encoding in the path is InvalidURI', async () => {

@@ -25,11 +25,8 @@ export function rawRequest(port: number, opts: { method: string; path: string; h
   });
 }
 
-/**
- * Signs and sends a request. `path` is the raw, already percent-encoded path (sent byte for byte);
- * `query` is a decoded parameter map. The payload is signed with its SHA-256.
- */
-export async function signedRequest(port: number, opts: {
+/** What to sign: `path` is the raw, already percent-encoded path (sent byte for byte); `query` is decoded. */
+export interface SignInput {
   method: string;
   path: string;
   query?: Record<string, string>;
@@ -37,7 +34,12 @@ export async function signedRequest(port: number, opts: {
   body?: Buffer | string;
   secret?: string;
   unsignedPayload?: boolean;
-}): Promise<RawResponse> {
+  /** Content-Length to declare instead of the body's length (for truncated-body tests). */
+  contentLength?: number;
+}
+
+/** Signs a request with @smithy/signature-v4 and returns the request target and headers to send. */
+export async function signRequest(port: number, opts: SignInput): Promise<{ target: string; headers: Record<string, string>; body: Buffer | undefined }> {
   const signer = new SignatureV4({
     service: 's3',
     region: REGION,
@@ -49,7 +51,8 @@ export async function signedRequest(port: number, opts: {
   });
   const body = opts.body === undefined ? undefined : Buffer.from(opts.body);
   const headers: Record<string, string> = { host: `127.0.0.1:${port}`, ...(opts.headers ?? {}) };
-  if (body !== undefined) headers['content-length'] = String(body.length);
+  if (opts.contentLength !== undefined) headers['content-length'] = String(opts.contentLength);
+  else if (body !== undefined) headers['content-length'] = String(body.length);
   if (opts.unsignedPayload === true) headers['x-amz-content-sha256'] = 'UNSIGNED-PAYLOAD';
   const signed = await signer.sign({
     method: opts.method,
@@ -59,17 +62,18 @@ export async function signedRequest(port: number, opts: {
     path: opts.path,
     query: opts.query ?? {},
     headers,
-    ...(body !== undefined ? { body } : {}),
+    ...(body !== undefined && opts.unsignedPayload !== true ? { body } : {}),
   });
   const qs = Object.entries(opts.query ?? {})
     .map(([k, v]) => (v === '' ? encodeURIComponent(k) : `${encodeURIComponent(k)}=${encodeURIComponent(v)}`))
     .join('&');
-  return rawRequest(port, {
-    method: opts.method,
-    path: qs === '' ? opts.path : `${opts.path}?${qs}`,
-    headers: signed.headers as Record<string, string>,
-    ...(body !== undefined ? { body } : {}),
-  });
+  return { target: qs === '' ? opts.path : `${opts.path}?${qs}`, headers: signed.headers as Record<string, string>, body };
+}
+
+/** Signs and sends a request (see SignInput), reading the whole response. */
+export async function signedRequest(port: number, opts: SignInput): Promise<RawResponse> {
+  const { target, headers, body } = await signRequest(port, opts);
+  return rawRequest(port, { method: opts.method, path: target, headers, ...(body !== undefined ? { body } : {}) });
 }
 
 /** The `<Code>` of an S3 XML error body. */
