@@ -1,0 +1,48 @@
+/**
+ * buildApp: registers the HTTP surfaces on their listeners (STYLE.md convention 6). It constructs nothing
+ * concrete: storage, credentials and probe sources come in from main.ts, the composition root.
+ */
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { LookupSecret } from './auth/index.js';
+import { consolePlugin } from './http/console/index.js';
+import { healthPlugin, type HealthSources } from './http/health/index.js';
+import { installS3ClientErrorHandler, s3FrameworkErrors, s3Plugin } from './http/s3/index.js';
+import type { ObjectLayer } from './storage/index.js';
+
+/** Everything the :9000 listener serves from. */
+export interface ApiDeps {
+  logger: FastifyBaseLogger;
+  objectLayer: ObjectLayer;
+  lookupSecret: LookupSecret;
+  region: string;
+  healthEnabled: boolean;
+  healthSources: HealthSources;
+}
+
+// Object bodies stream and have no size limit here; S3 itself caps a single PUT at 5 GiB.
+const COMMON_OPTIONS = {
+  disableRequestLogging: true,
+  return503OnClosing: true,
+  // S3 keys may contain '//' and '..'; the S3 plugin reads the raw URL, so the router must not rewrite it.
+  routerOptions: { ignoreDuplicateSlashes: false, ignoreTrailingSlash: false, maxParamLength: 4096 },
+  requestTimeout: 0,
+  keepAliveTimeout: 65_000,
+} as const;
+
+/** The S3 API + admin + probes listener (:9000). */
+export async function buildApiApp(deps: ApiDeps): Promise<FastifyInstance> {
+  // frameworkErrors: a URL fastify cannot decode still gets S3's InvalidURI XML, not fastify's JSON 400.
+  const app = Fastify({ ...COMMON_OPTIONS, loggerInstance: deps.logger, frameworkErrors: s3FrameworkErrors });
+  // Probes first and outside the S3 auth scope: they need no authentication (SPEC §4).
+  await app.register(healthPlugin, { enabled: deps.healthEnabled, sources: deps.healthSources });
+  await app.register(s3Plugin, { objectLayer: deps.objectLayer, lookupSecret: deps.lookupSecret, region: deps.region });
+  installS3ClientErrorHandler(app.server);
+  return app;
+}
+
+/** The console listener (:9001). */
+export async function buildConsoleApp(deps: { logger: FastifyBaseLogger; version: string }): Promise<FastifyInstance> {
+  const app = Fastify({ ...COMMON_OPTIONS, loggerInstance: deps.logger });
+  await app.register(consolePlugin, { version: deps.version });
+  return app;
+}
