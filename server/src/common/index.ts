@@ -14,3 +14,4 @@ export {
 } from './checksum.js';
 export type { ChecksumAlgorithm, ChecksumHasher, FullObjectChecksumAlgorithm } from './checksum.js';
 export { VERSION } from './version.js';
+export { defaultParity } from './erasure-defaults.js';

@@ -4,6 +4,7 @@
  * divide it and are "symmetric" with every ellipsis range (one divides the other), pick the largest.
  * A single drive is a set of one with no erasure (EC:0).
  */
+import { defaultParity } from '../common/index.js';
 import { ConfigError } from './config-error.js';
 
 const SET_SIZES = [16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2];
@@ -20,14 +21,6 @@ function gcd(a: number, b: number): number {
   return b === 0 ? a : gcd(b, a % b);
 }
 
-/** Default parity for a set of `n` drives: 1 → 0, 2–3 → 1, 4–5 → 2, 6–7 → 3, 8–16 → 4. */
-export function defaultParityFor(n: number): number {
-  if (n <= 1) return 0;
-  if (n <= 3) return 1;
-  if (n <= 5) return 2;
-  if (n <= 7) return 3;
-  return 4;
-}
 
 /**
  * Chooses the set size for a pool. `argCounts` is the number of drives each argument expanded to,
@@ -73,6 +66,6 @@ export function parseParity(value: string, setDriveCount: number, name = 'SVC_ST
 export function layoutPool(drives: readonly string[], setDriveCount: number, parityOverride?: string): PoolLayout {
   const sets: string[][] = [];
   for (let i = 0; i < drives.length; i += setDriveCount) sets.push(drives.slice(i, i + setDriveCount));
-  const parity = parityOverride === undefined ? defaultParityFor(setDriveCount) : parseParity(parityOverride, setDriveCount);
+  const parity = parityOverride === undefined ? defaultParity(setDriveCount) : parseParity(parityOverride, setDriveCount);
   return { sets, setDriveCount, parity };
 }

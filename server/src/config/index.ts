@@ -3,7 +3,7 @@ export { ConfigError } from './config-error.js';
 export { ConfigErrors, loadConfig, parseAddress, parseBool } from './load.js';
 export type { ServerFlags } from './load.js';
 export { expandEllipsis, hasEllipsis } from './ellipsis.js';
-export { chooseSetSize, defaultParityFor, layoutPool, parseParity } from './erasure-layout.js';
+export { chooseSetSize, layoutPool, parseParity } from './erasure-layout.js';
 export type { PoolLayout } from './erasure-layout.js';
 export { DEFAULTS } from './schema.js';
 export type { ListenAddress, ServerConfig } from './schema.js';

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigErrors, loadConfig, parseAddress } from './load.js';
 import { expandEllipsis } from './ellipsis.js';
-import { chooseSetSize, defaultParityFor } from './erasure-layout.js';
+import { chooseSetSize } from './erasure-layout.js';
+import { defaultParity } from '../common/index.js';
 
 const cwd = '/srv';
 
@@ -26,7 +27,7 @@ test('set size and default parity follow MinIO (REFERENCE facts 3, 4)', () => {
   assert.equal(chooseSetSize([12], [12]), 12);
   assert.equal(chooseSetSize([16], [4, 4]), 16);
   assert.throws(() => chooseSetSize([17], [17]), /cannot be split/);
-  assert.deepEqual([1, 2, 3, 4, 5, 6, 7, 8, 16].map(defaultParityFor), [0, 1, 1, 2, 2, 3, 3, 4, 4]);
+  assert.deepEqual([1, 2, 3, 4, 5, 6, 7, 8, 16].map(defaultParity), [0, 1, 1, 2, 2, 3, 3, 4, 4]);
 });
 
 test('defaults: :9000, :9001, console and probes on, 4 drives → 1 set EC:2', () => {

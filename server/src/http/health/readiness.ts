@@ -3,16 +3,10 @@
  * response", §4, §7). Kept apart from the fastify plugin so every combination is unit-tested.
  */
 
-/** What the probes need to know about storage (a subset of the engine's StorageHealth). */
-export interface ProbeStorageState {
-  writable: boolean;
-  readable: boolean;
-  writeQuorum: number;
-  readQuorum: number;
-  onlineDrives: number;
-  offlineDrives: number;
-  healingDrives: number;
-}
+import type { StorageHealth } from '../../storage/index.js';
+
+/** What the probes know about storage: the engine's quorum state. */
+export type ProbeStorageState = StorageHealth;
 
 /** A snapshot of every dependency, gathered once per probe. */
 export interface ProbeSnapshot {

@@ -19,16 +19,8 @@ export function majorityQuorum(n: number): number {
   return Math.floor(n / 2) + 1;
 }
 
-/**
- * MinIO's `DefaultParityBlocks` by erasure-set size: 1 → 0; 2–3 → 1; 4–5 → 2; 6–7 → 3; 8–16 → 4.
- */
-export function defaultParity(setDriveCount: number): number {
-  if (setDriveCount <= 1) return 0;
-  if (setDriveCount <= 3) return 1;
-  if (setDriveCount <= 5) return 2;
-  if (setDriveCount <= 7) return 3;
-  return 4;
-}
+/** MinIO's `DefaultParityBlocks` by erasure-set size; one definition, in the kernel. */
+export { defaultParity } from '../../common/index.js';
 
 /** Outcome of one drive's call. */
 export type DriveResult<T> = { ok: true; value: T } | { ok: false; error: unknown };
