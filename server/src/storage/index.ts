@@ -6,7 +6,7 @@
 export type {
   BucketInfo, ByteRange, ChecksumAlgorithm, CompletePart, ListObjectsOptions, ListObjectsResult, ListPartsResult,
   ListUploadsOptions, ListUploadsResult, MultipartUploadInfo, NamespaceLocker, ObjectInfo, ObjectLayer,
-  ObjectMetadataInput, OpenObject, OpenStorageOptions, PartInfo, PutObjectOptions, Storage, StorageHealth,
+  ObjectMetadataInput, ObjectTag, OpenObject, OpenStorageOptions, PartInfo, PutObjectOptions, Storage, StorageHealth,
   StorageLogger, SystemMetadataName,
 } from './engine/index.js';
 export {

@@ -158,9 +158,13 @@ test('keys too long, metadata too large and unsupported features are refused bef
   const meta = await signedRequest(h.port, { method: 'PUT', path: `/${B}/meta`, body: 'x', headers: { 'x-amz-meta-big': 'v'.repeat(3000) } });
   assert.equal(meta.status, 400);
   assert.equal(errorCode(meta.body), 'MetadataTooLarge');
-  const tagging = await signedRequest(h.port, { method: 'PUT', path: `/${B}/tagged`, body: 'x', headers: { 'x-amz-tagging': 'a=b' } });
-  assert.equal(tagging.status, 501);
-  assert.equal(errorCode(tagging.body), 'NotImplemented');
+  const tagging = await signedRequest(h.port, { method: 'PUT', path: `/${B}/tagged`, body: 'x', headers: { 'x-amz-tagging': 'a=b&a=c' } });
+  assert.equal(tagging.status, 400);
+  assert.equal(errorCode(tagging.body), 'InvalidTag');
+  await assert.rejects(h.client.send(new GetObjectCommand({ Bucket: B, Key: 'tagged' })), (e: unknown) => e instanceof S3ServiceException && e.name === 'NoSuchKey');
+  const sse = await signedRequest(h.port, { method: 'PUT', path: `/${B}/sse`, body: 'x', headers: { 'x-amz-server-side-encryption': 'AES256' } });
+  assert.equal(sse.status, 501);
+  assert.equal(errorCode(sse.body), 'NotImplemented');
   const sub = await signedRequest(h.port, { method: 'GET', path: `/${B}`, query: { versioning: '' } });
   assert.equal(sub.status, 501);
 });

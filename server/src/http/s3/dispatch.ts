@@ -8,6 +8,9 @@ import { copyObject } from './operations/object-copy.js';
 import { deleteObject, deleteObjects } from './operations/object-delete.js';
 import { listMultipartUploads, listObjectsV1, listObjectsV2 } from './operations/list.js';
 import {
+  deleteBucketTagging, deleteObjectTagging, getBucketTagging, getObjectTagging, putBucketTagging, putObjectTagging,
+} from './operations/tagging.js';
+import {
   abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listParts, uploadPart,
 } from './operations/multipart.js';
 
@@ -19,6 +22,9 @@ export async function dispatch(ctx: S3Context, op: S3Operation): Promise<Fastify
     case 'HeadBucket': return headBucket(ctx, op.bucket);
     case 'DeleteBucket': return deleteBucket(ctx, op.bucket);
     case 'GetBucketLocation': return getBucketLocation(ctx, op.bucket);
+    case 'GetBucketTagging': return getBucketTagging(ctx, op.bucket);
+    case 'PutBucketTagging': return putBucketTagging(ctx, op.bucket);
+    case 'DeleteBucketTagging': return deleteBucketTagging(ctx, op.bucket);
     case 'ListObjectsV1': return listObjectsV1(ctx, op.bucket);
     case 'ListObjectsV2': return listObjectsV2(ctx, op.bucket);
     case 'ListMultipartUploads': return listMultipartUploads(ctx, op.bucket);
@@ -28,6 +34,9 @@ export async function dispatch(ctx: S3Context, op: S3Operation): Promise<Fastify
     case 'PutObject': return putObject(ctx, op.bucket, op.key);
     case 'CopyObject': return copyObject(ctx, op.bucket, op.key, op.source);
     case 'DeleteObject': return deleteObject(ctx, op.bucket, op.key);
+    case 'GetObjectTagging': return getObjectTagging(ctx, op.bucket, op.key);
+    case 'PutObjectTagging': return putObjectTagging(ctx, op.bucket, op.key);
+    case 'DeleteObjectTagging': return deleteObjectTagging(ctx, op.bucket, op.key);
     case 'CreateMultipartUpload': return createMultipartUpload(ctx, op.bucket, op.key);
     case 'UploadPart': return uploadPart(ctx, op.bucket, op.key, op.uploadId, op.partNumber);
     case 'CompleteMultipartUpload': return completeMultipartUpload(ctx, op.bucket, op.key, op.uploadId);

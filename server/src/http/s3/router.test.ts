@@ -44,6 +44,12 @@ const routes: Array<[string, string, S3Operation, RouteInput['headers']?]> = [
   ['GET', '/bucket/%E6%97%A5%E6%9C%AC%20key+plus', { op: 'GetObject', bucket: 'bucket', key: '日本 key+plus' }],
   ['PUT', `/bucket/${'k'.repeat(1024)}`, { op: 'PutObject', bucket: 'bucket', key: 'k'.repeat(1024) }],
   ['GET', '/Legacy_Bucket', { op: 'ListObjectsV1', bucket: 'Legacy_Bucket' }],
+  ['GET', '/bucket?tagging', { op: 'GetBucketTagging', bucket: 'bucket' }],
+  ['PUT', '/bucket?tagging', { op: 'PutBucketTagging', bucket: 'bucket' }],
+  ['DELETE', '/bucket?tagging', { op: 'DeleteBucketTagging', bucket: 'bucket' }],
+  ['GET', '/bucket/key?tagging', { op: 'GetObjectTagging', bucket: 'bucket', key: 'key' }],
+  ['PUT', '/bucket/key?tagging&versionId=null', { op: 'PutObjectTagging', bucket: 'bucket', key: 'key' }],
+  ['DELETE', '/bucket/key?tagging', { op: 'DeleteObjectTagging', bucket: 'bucket', key: 'key' }],
 ];
 
 for (const [method, target, expected, headers] of routes) {
@@ -73,7 +79,9 @@ const failures: Array<[string, string, S3ErrorCode, RouteInput['headers']?]> = [
   ['PUT', '/bucket/key?partNumber=10001&uploadId=u', 'InvalidArgument'],
   ['PUT', '/bucket/key?partNumber=1.5&uploadId=u', 'InvalidArgument'],
   ['PUT', '/bucket/key?partNumber=1', 'InvalidRequest'],
-  ['PUT', '/bucket/key?tagging', 'NotImplemented'],
+  ['PUT', '/bucket/key?tagging&versionId=v2', 'InvalidArgument'],
+  ['POST', '/bucket/key?tagging', 'MethodNotAllowed'],
+  ['PUT', '/bucket/key?tagging&acl', 'NotImplemented'],
   ['GET', '/bucket?versioning', 'NotImplemented'],
   ['GET', '/bucket?list-type=3', 'InvalidArgument'],
   ['GET', '/bucket/key?versionId=abc', 'InvalidArgument'],

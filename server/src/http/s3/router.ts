@@ -13,6 +13,9 @@ export type S3Operation =
   | { op: 'HeadBucket'; bucket: string }
   | { op: 'DeleteBucket'; bucket: string }
   | { op: 'GetBucketLocation'; bucket: string }
+  | { op: 'GetBucketTagging'; bucket: string }
+  | { op: 'PutBucketTagging'; bucket: string }
+  | { op: 'DeleteBucketTagging'; bucket: string }
   | { op: 'ListObjectsV1'; bucket: string }
   | { op: 'ListObjectsV2'; bucket: string }
   | { op: 'ListMultipartUploads'; bucket: string }
@@ -22,6 +25,9 @@ export type S3Operation =
   | { op: 'PutObject'; bucket: string; key: string }
   | { op: 'CopyObject'; bucket: string; key: string; source: { bucket: string; key: string } }
   | { op: 'DeleteObject'; bucket: string; key: string }
+  | { op: 'GetObjectTagging'; bucket: string; key: string }
+  | { op: 'PutObjectTagging'; bucket: string; key: string }
+  | { op: 'DeleteObjectTagging'; bucket: string; key: string }
   | { op: 'CreateMultipartUpload'; bucket: string; key: string }
   | { op: 'UploadPart'; bucket: string; key: string; uploadId: string; partNumber: number }
   | { op: 'CompleteMultipartUpload'; bucket: string; key: string; uploadId: string }
@@ -46,7 +52,7 @@ const UNSUPPORTED_SUBRESOURCES = [
   'accelerate', 'acl', 'analytics', 'attributes', 'cors', 'encryption', 'intelligent-tiering', 'inventory',
   'legal-hold', 'lifecycle', 'logging', 'metadataTable', 'metrics', 'notification', 'object-lock',
   'ownershipControls', 'policy', 'policyStatus', 'publicAccessBlock', 'replication', 'requestPayment',
-  'restore', 'retention', 'select', 'tagging', 'torrent', 'versioning', 'versions', 'website',
+  'restore', 'retention', 'select', 'torrent', 'versioning', 'versions', 'website',
 ] as const;
 
 function decodeSegment(raw: string): string {
@@ -138,6 +144,7 @@ function bucketOperation(method: string, bucket: string, input: RouteInput): S3O
       if (has(query, 'location')) return { op: 'GetBucketLocation', bucket };
       if (has(query, 'uploads')) return { op: 'ListMultipartUploads', bucket };
       rejectUnsupported(query);
+      if (has(query, 'tagging')) return { op: 'GetBucketTagging', bucket };
       if (query['list-type'] === '2') return { op: 'ListObjectsV2', bucket };
       if (has(query, 'list-type')) throw new S3Error('InvalidArgument', { message: 'Invalid list type specified', extra: { ArgumentName: 'list-type' } });
       return { op: 'ListObjectsV1', bucket };
@@ -145,9 +152,11 @@ function bucketOperation(method: string, bucket: string, input: RouteInput): S3O
       return { op: 'HeadBucket', bucket };
     case 'PUT':
       rejectUnsupported(query);
+      if (has(query, 'tagging')) return { op: 'PutBucketTagging', bucket };
       return { op: 'CreateBucket', bucket };
     case 'DELETE':
       rejectUnsupported(query);
+      if (has(query, 'tagging')) return { op: 'DeleteBucketTagging', bucket };
       return { op: 'DeleteBucket', bucket };
     case 'POST':
       if (has(query, 'delete')) return { op: 'DeleteObjects', bucket };
@@ -166,6 +175,7 @@ function objectOperation(method: string, bucket: string, key: string, input: Rou
       if (uploadId !== undefined) return { op: 'ListParts', bucket, key, uploadId };
       rejectUnsupported(query);
       rejectVersionId(query);
+      if (has(query, 'tagging')) return { op: 'GetObjectTagging', bucket, key };
       if (has(query, 'partNumber')) throw new S3Error('NotImplemented', { message: 'GetObject by partNumber is not implemented by this server.' });
       return { op: 'GetObject', bucket, key };
     case 'HEAD':
@@ -174,6 +184,10 @@ function objectOperation(method: string, bucket: string, key: string, input: Rou
       return { op: 'HeadObject', bucket, key };
     case 'PUT': {
       rejectUnsupported(query);
+      if (has(query, 'tagging')) {
+        rejectVersionId(query);
+        return { op: 'PutObjectTagging', bucket, key };
+      }
       const copySource = header(headers, 'x-amz-copy-source');
       if (uploadId !== undefined || has(query, 'partNumber')) {
         if (uploadId === undefined) throw new S3Error('InvalidRequest', { message: 'A partNumber requires an uploadId.' });
@@ -188,6 +202,7 @@ function objectOperation(method: string, bucket: string, key: string, input: Rou
       if (uploadId !== undefined) return { op: 'AbortMultipartUpload', bucket, key, uploadId };
       rejectUnsupported(query);
       rejectVersionId(query);
+      if (has(query, 'tagging')) return { op: 'DeleteObjectTagging', bucket, key };
       return { op: 'DeleteObject', bucket, key };
     case 'POST':
       if (has(query, 'uploads')) return { op: 'CreateMultipartUpload', bucket, key };

@@ -68,6 +68,8 @@ export interface Drive {
   /** Returns the volume metadata; VolumeNotFoundError when absent. */
   statVolume(volume: string): Promise<Buffer>;
   listVolumes(): Promise<VolumeEntry[]>;
+  /** Atomically replaces the metadata of an existing volume; VolumeNotFoundError when absent. */
+  writeVolumeMeta(volume: string, meta: Uint8Array): Promise<void>;
   /** Removes the volume directory with everything in it. */
   deleteVolume(volume: string): Promise<void>;
 

@@ -183,6 +183,19 @@ export class LocalDrive implements Drive {
     throw new VolumeNotFoundError(this.endpoint, volume);
   }
 
+  async writeVolumeMeta(volume: string, meta: Uint8Array): Promise<void> {
+    const dir = this.#volumeDir(volume);
+    try {
+      if (!(await stat(dir)).isDirectory()) throw new VolumeNotFoundError(this.endpoint, volume);
+      await this.#atomicWrite(join(dir, VOLUME_META_FILE), meta);
+    } catch (err) {
+      if (err instanceof VolumeNotFoundError) throw err;
+      const mapped = await this.#mapError(err, volume);
+      if (mapped instanceof FileNotFoundError) throw new VolumeNotFoundError(this.endpoint, volume);
+      throw mapped;
+    }
+  }
+
   async listVolumes(): Promise<VolumeEntry[]> {
     let entries;
     try {

@@ -221,5 +221,6 @@ export function toObjectInfo(bucket: string, meta: ObjectMeta): ObjectInfo {
     checksums: { ...meta.checksums },
   };
   if (meta.partCount !== undefined) info.partCount = meta.partCount;
+  if (meta.tags !== undefined && meta.tags.length > 0) info.tags = meta.tags.map((t) => ({ key: t.key, value: t.value }));
   return info;
 }

@@ -9,11 +9,12 @@ import { listObjects } from './listing.js';
 import { abortUpload, completeUpload, createUpload, listParts, listSetUploads, putPart, toUploadInfo } from './multipart.js';
 import type {
   BucketInfo, ChecksumAlgorithm, CompletePart, ListObjectsOptions, ListObjectsResult, ListPartsResult, ListUploadsOptions,
-  ListUploadsResult, ObjectInfo, ObjectLayer, ObjectMetadataInput, OpenObject, PartInfo, PutObjectOptions, StorageHealth,
+  ListUploadsResult, ObjectInfo, ObjectLayer, ObjectMetadataInput, ObjectTag, OpenObject, PartInfo, PutObjectOptions, StorageHealth,
 } from './object-layer.js';
 import { checkObjectName, compareUtf8 } from './object-name.js';
 import { openObject } from './object-read.js';
 import { putObject } from './object-write.js';
+import { getBucketTags, putBucketTags, putObjectTags } from './tagging.js';
 import { setIndexFor } from './placement.js';
 import {
   BucketExistsError, BucketNotEmptyError, BucketNotFoundError, InsufficientReadQuorumError, InsufficientWriteQuorumError,
@@ -161,6 +162,22 @@ export class ErasureSets implements ObjectLayer {
     return openObject(this.#setFor(key), bucket, key);
   }
 
+  async putObjectTags(bucket: string, key: string, tags: ObjectTag[]): Promise<ObjectInfo> {
+    checkObjectName(key);
+    await this.#requireBucket(bucket);
+    return putObjectTags(this.#setFor(key), bucket, key, tags);
+  }
+
+  async getBucketTags(bucket: string): Promise<ObjectTag[] | undefined> {
+    if (!BUCKET_RE.test(bucket)) throw new BucketNotFoundError(bucket);
+    return getBucketTags(this.sets, bucket);
+  }
+
+  async putBucketTags(bucket: string, tags: ObjectTag[] | undefined): Promise<void> {
+    if (!BUCKET_RE.test(bucket)) throw new BucketNotFoundError(bucket);
+    return putBucketTags(this.sets, bucket, tags);
+  }
+
   async deleteObject(bucket: string, key: string): Promise<void> {
     checkObjectName(key);
     await this.#requireBucket(bucket);
@@ -182,7 +199,7 @@ export class ErasureSets implements ObjectLayer {
   }
 
   async createMultipartUpload(
-    bucket: string, key: string, opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm },
+    bucket: string, key: string, opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm; tags?: ObjectTag[] },
   ): Promise<string> {
     checkObjectName(key);
     await this.#requireBucket(bucket);

@@ -1,7 +1,7 @@
 /** Public names of the engine layer: the ObjectLayer contract, its implementation, and engine errors. */
 export type {
   BucketInfo, ByteRange, ChecksumAlgorithm, CompletePart, ListObjectsOptions, ListObjectsResult, ListPartsResult,
-  ListUploadsOptions, ListUploadsResult, MultipartUploadInfo, ObjectInfo, ObjectLayer, ObjectMetadataInput, OpenObject,
+  ListUploadsOptions, ListUploadsResult, MultipartUploadInfo, ObjectInfo, ObjectLayer, ObjectMetadataInput, ObjectTag, OpenObject,
   PartInfo, PutObjectOptions, StorageHealth, SystemMetadataName,
 } from './object-layer.js';
 export {

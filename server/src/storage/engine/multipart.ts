@@ -6,7 +6,7 @@ import type { ObjectMeta, PartRecord, UploadRecord } from '../format/index.js';
 import type { ErasureSet } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
 import type {
-  ChecksumAlgorithm, CompletePart, ListPartsResult, MultipartUploadInfo, ObjectInfo, ObjectMetadataInput, PartInfo,
+  ChecksumAlgorithm, ObjectTag, CompletePart, ListPartsResult, MultipartUploadInfo, ObjectInfo, ObjectMetadataInput, PartInfo,
   PutObjectOptions, SystemMetadataName,
 } from './object-layer.js';
 import { checkBody, commitObject, dropTemp, encodeToTemp, layoutFor } from './object-write.js';
@@ -61,7 +61,7 @@ export function toUploadInfo(rec: UploadRecord): MultipartUploadInfo {
 
 /** CreateMultipartUpload on this set. */
 export async function createUpload(
-  set: ErasureSet, bucket: string, key: string, opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm },
+  set: ErasureSet, bucket: string, key: string, opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm; tags?: ObjectTag[] },
 ): Promise<string> {
   const uploadId = randomUUID();
   const layout = layoutFor(set, key);
@@ -71,6 +71,7 @@ export async function createUpload(
     k: layout.k, m: layout.m, blockSize: BLOCK_SIZE, distribution: layout.distribution,
   };
   if (opts.checksumAlgorithm !== undefined) rec.checksumAlgorithm = opts.checksumAlgorithm;
+  if (opts.tags !== undefined && opts.tags.length > 0) rec.tags = opts.tags.map((t) => ({ key: t.key, value: t.value }));
   const data = encodeUploadRecord(rec);
   const dir = uploadDir(bucket, key, uploadId);
   const res = await set.each((d) => d.writeSysFile(`${dir}/upload.meta`, data));
@@ -202,6 +203,7 @@ export async function completeUpload(
     parts: chosen.map((p) => ({ number: p.number, size: p.size, etag: p.etag })),
     inline: null,
   };
+  if (rec.tags !== undefined && rec.tags.length > 0) meta.tags = rec.tags;
   const keep = chosen.map((p) => `part.${p.number}`);
   await commitObject(set, bucket, key, meta, set.drives.map(() => true), null, () => ({ srcDataPath: `${dir}/parts`, dataDir, keepFiles: keep }));
   await set.each((d) => d.deleteSysPath(dir));

@@ -26,6 +26,12 @@ export interface ObjectMetadataInput {
   user: Record<string, string>;
 }
 
+/** One S3 tag (object or bucket tagging): a key and a value, both plain strings. */
+export interface ObjectTag {
+  key: string;
+  value: string;
+}
+
 export interface ObjectInfo {
   bucket: string;
   key: string;
@@ -39,6 +45,8 @@ export interface ObjectInfo {
   checksums: Partial<Record<ChecksumAlgorithm, string>>;
   /** Number of parts for a multipart object, undefined for a single PUT. */
   partCount?: number;
+  /** The object's tags in the order they were set; absent when untagged. */
+  tags?: ObjectTag[];
 }
 
 export interface BucketInfo {
@@ -63,6 +71,8 @@ export interface PutObjectOptions {
    * streaming (the caller's verifying stream). Its result is stored in ObjectInfo.checksums.
    */
   checksums?: () => Partial<Record<ChecksumAlgorithm, string>>;
+  /** Tags stored with the new object (validated upstream); none when absent or empty. */
+  tags?: ObjectTag[];
 }
 
 /** An object opened for reading: metadata read at quorum once, then any range streamed. */
@@ -159,6 +169,15 @@ export interface ObjectLayer {
   putObject(bucket: string, key: string, body: Readable, opts: PutObjectOptions): Promise<ObjectInfo>;
   getObjectInfo(bucket: string, key: string): Promise<ObjectInfo>;
   openObject(bucket: string, key: string): Promise<OpenObject>;
+  /**
+   * Replaces the tag set of an existing object (an empty list removes it). Only the metadata record is
+   * rewritten, at write quorum under the object's lock; data and Last-Modified are unchanged.
+   */
+  putObjectTags(bucket: string, key: string, tags: ObjectTag[]): Promise<ObjectInfo>;
+  /** The bucket's tag set, or undefined when none was set. */
+  getBucketTags(bucket: string): Promise<ObjectTag[] | undefined>;
+  /** Replaces the bucket's tag set (undefined removes it) in the bucket record on every drive. */
+  putBucketTags(bucket: string, tags: ObjectTag[] | undefined): Promise<void>;
   /** Idempotent: deleting a missing key succeeds (S3 semantics). */
   deleteObject(bucket: string, key: string): Promise<void>;
   listObjects(bucket: string, opts: ListObjectsOptions): Promise<ListObjectsResult>;
@@ -166,7 +185,7 @@ export interface ObjectLayer {
   createMultipartUpload(
     bucket: string,
     key: string,
-    opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm },
+    opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm; tags?: ObjectTag[] },
   ): Promise<string>;
   putObjectPart(
     bucket: string,

@@ -156,6 +156,7 @@ export async function putObject(
       parts: [{ number: 1, size: result.size, etag: result.md5.toString('hex') }],
       inline: null,
     };
+    if (opts.tags !== undefined && opts.tags.length > 0) meta.tags = opts.tags.map((t) => ({ key: t.key, value: t.value }));
     const byShard = shardDrives(layout.distribution);
     const mask = set.drives.map(() => false);
     result.written.forEach((w, s) => { if (w) mask[byShard[s]!] = true; });

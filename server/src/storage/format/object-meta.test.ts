@@ -40,3 +40,14 @@ test('bad magic, unknown version and garbage are typed errors', async () => {
   assert.throws(() => decodeObjectMeta(future), /unsupported version 99/);
   assert.throws(() => decodeObjectMeta(good.subarray(0, 20)), CorruptRecordError);
 });
+
+test('tags round-trip in order, any key allowed; untagged records carry no tags field', () => {
+  const base: ObjectMeta = {
+    versionId: 'v', key: 'k', size: 1, etag: 'e', modTime: 1, system: {}, user: {}, checksums: {},
+    erasure: { k: 2, m: 2, blockSize: 1 << 20, index: 1, distribution: [1, 2, 3, 4] }, dataDir: null, parts: [], inline: null,
+  };
+  const tags = [{ key: 'z', value: '1' }, { key: '__proto__', value: '' }, { key: 'a b', value: 'ü' }];
+  assert.deepEqual(decodeObjectMeta(encodeObjectMeta({ ...base, tags })).tags, tags);
+  assert.equal('tags' in decodeObjectMeta(encodeObjectMeta(base)), false);
+  assert.deepEqual(encodeObjectMeta({ ...base, tags: [] }), encodeObjectMeta(base));
+});

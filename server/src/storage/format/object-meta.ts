@@ -31,6 +31,12 @@ export interface PartMeta {
   etag: string;
 }
 
+/** One object tag as stored. */
+export interface ObjectTagMeta {
+  key: string;
+  value: string;
+}
+
 /** Current (version 1) object metadata. */
 export interface ObjectMeta {
   /** Unique per write; drives agree on an object version when their versionIds are equal. */
@@ -45,6 +51,11 @@ export interface ObjectMeta {
   checksums: Record<string, string>;
   /** Set for multipart objects. */
   partCount?: number;
+  /**
+   * Object tags (S3 object tagging), in the order they were given; absent in records written before
+   * tagging existed and when untagged. A list, not a map: any string is a valid tag key ("__proto__" too).
+   */
+  tags?: ObjectTagMeta[];
   erasure: ErasureInfo;
   /** UUID of the data directory, or null when the data is inline. */
   dataDir: string | null;
@@ -67,6 +78,15 @@ function strMap(v: unknown): Record<string, string> {
   if (typeof v !== 'object' || v === null) return out;
   for (const [k, x] of Object.entries(v)) if (typeof x === 'string') out[k] = x;
   return out;
+}
+function tagList(v: unknown): ObjectTagMeta[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new CorruptRecordError('object metadata', 'tags is not a list');
+  return v.map((t: unknown) => {
+    if (typeof t !== 'object' || t === null) throw new CorruptRecordError('object metadata', 'bad tag');
+    const r = t as Record<string, unknown>;
+    return { key: str(r, 'key'), value: str(r, 'value') };
+  });
 }
 function bytes(v: unknown): Buffer | null {
   if (v === null || v === undefined) return null;
@@ -100,6 +120,8 @@ function decodeV1(o: Record<string, unknown>): ObjectMeta {
     inline: bytes(o.inline),
   };
   if (typeof o.partCount === 'number') meta.partCount = o.partCount;
+  const tags = tagList(o.tags);
+  if (tags.length > 0) meta.tags = tags;
   return meta;
 }
 
@@ -113,8 +135,16 @@ export function decodeObjectMeta(data: Uint8Array): ObjectMeta {
   }
 }
 
-/** Encodes the current version. */
+/**
+ * Encodes the current version. Optional fields are written only when set, so an untagged object's
+ * record is byte-identical to what earlier releases wrote (tags were added without a version bump:
+ * readers that predate them ignore the extra map field).
+ */
 export function encodeObjectMeta(meta: ObjectMeta): Buffer {
-  const { partCount, ...rest } = meta;
-  return encodeEnvelope(MAGIC, CURRENT_VERSION, partCount === undefined ? rest : { ...rest, partCount });
+  const { partCount, tags, ...rest } = meta;
+  return encodeEnvelope(MAGIC, CURRENT_VERSION, {
+    ...rest,
+    ...(partCount !== undefined ? { partCount } : {}),
+    ...(tags !== undefined && tags.length > 0 ? { tags: tags.map((t) => ({ key: t.key, value: t.value })) } : {}),
+  });
 }

@@ -11,6 +11,10 @@ import { CorruptRecordError } from './format-errors.js';
 /** Version 1 bucket record. */
 export interface BucketRecord {
   created: number;
+  /** Bucket tag set (PutBucketTagging); absent when none. Added without a version bump (optional field). */
+  tags?: Array<{ key: string; value: string }>;
+  /** Milliseconds since the epoch of the last tag change; the newest record wins when drives disagree. */
+  tagsModTime?: number;
 }
 
 /** Version 1 multipart upload record. */
@@ -22,6 +26,8 @@ export interface UploadRecord {
   system: Record<string, string>;
   user: Record<string, string>;
   checksumAlgorithm?: string;
+  /** Tags for the completed object (x-amz-tagging at CreateMultipartUpload); absent when none. */
+  tags?: Array<{ key: string; value: string }>;
   k: number;
   m: number;
   blockSize: number;
@@ -55,22 +61,43 @@ function strMap(v: unknown): Record<string, string> {
   return out;
 }
 
-/** Encodes a bucket record. */
+function tagList(what: string, v: unknown): Array<{ key: string; value: string }> {
+  if (!Array.isArray(v)) throw new CorruptRecordError(what, 'tags is not a list');
+  return v.map((t: unknown) => {
+    const o = asMap(what, t);
+    return { key: need<string>(what, o, 'key', 'string'), value: need<string>(what, o, 'value', 'string') };
+  });
+}
+
+/** Encodes a bucket record (optional fields only when set). */
 export function encodeBucketRecord(r: BucketRecord): Buffer {
-  return encodeEnvelope('SVCB', 1, r);
+  const { tags, tagsModTime, ...rest } = r;
+  return encodeEnvelope('SVCB', 1, {
+    ...rest,
+    ...(tags !== undefined ? { tags } : {}),
+    ...(tagsModTime !== undefined ? { tagsModTime } : {}),
+  });
 }
 /** Decodes any known bucket record version. */
 export function decodeBucketRecord(data: Uint8Array): BucketRecord {
   const what = 'bucket record';
   const { version, body } = decodeEnvelope(what, 'SVCB', data);
   if (version !== 1) throw new CorruptRecordError(what, `unsupported version ${version}`);
-  return { created: need<number>(what, asMap(what, body), 'created', 'number') };
+  const o = asMap(what, body);
+  const r: BucketRecord = { created: need<number>(what, o, 'created', 'number') };
+  if (o.tags !== undefined) r.tags = tagList(what, o.tags);
+  if (typeof o.tagsModTime === 'number') r.tagsModTime = o.tagsModTime;
+  return r;
 }
 
 /** Encodes an upload record. */
 export function encodeUploadRecord(r: UploadRecord): Buffer {
-  const { checksumAlgorithm, ...rest } = r;
-  return encodeEnvelope('SVCU', 1, checksumAlgorithm === undefined ? rest : r);
+  const { checksumAlgorithm, tags, ...rest } = r;
+  return encodeEnvelope('SVCU', 1, {
+    ...rest,
+    ...(checksumAlgorithm !== undefined ? { checksumAlgorithm } : {}),
+    ...(tags !== undefined && tags.length > 0 ? { tags } : {}),
+  });
 }
 /** Decodes any known upload record version. */
 export function decodeUploadRecord(data: Uint8Array): UploadRecord {
@@ -93,6 +120,7 @@ export function decodeUploadRecord(data: Uint8Array): UploadRecord {
     distribution: dist as number[],
   };
   if (typeof o.checksumAlgorithm === 'string') r.checksumAlgorithm = o.checksumAlgorithm;
+  if (o.tags !== undefined) r.tags = tagList(what, o.tags);
   return r;
 }
 

@@ -5,6 +5,7 @@ import type { PartInfo } from '../../../storage/index.js';
 import { header, sendEmpty, sendXml, type S3Context } from '../context.js';
 import { openBody, readXmlBody } from '../body.js';
 import { parseContentMd5, parseMetadata } from '../headers/metadata.js';
+import { parseTaggingHeader } from '../headers/tagging.js';
 import type { ChecksumValues } from '../headers/checksum-headers.js';
 import { checksumTap } from '../checksum-tap.js';
 import { parseIntegerMarker, parseMaxEntries, MAX_LIST_ENTRIES } from '../list-params.js';
@@ -16,7 +17,6 @@ import { payloadChecksums, rejectUnsupportedWriteHeaders, storedChecksumHeaders 
 const MULTIPART_UNSUPPORTED: ReadonlyArray<[string, string]> = [
   ['x-amz-server-side-encryption', 'Server-side encryption'],
   ['x-amz-server-side-encryption-customer-algorithm', 'Server-side encryption with customer keys'],
-  ['x-amz-tagging', 'Object tagging'],
   ['x-amz-object-lock-mode', 'Object lock'],
   ['x-amz-website-redirect-location', 'Website redirects'],
 ];
@@ -24,11 +24,13 @@ const MULTIPART_UNSUPPORTED: ReadonlyArray<[string, string]> = [
 /**
  * CreateMultipartUpload (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateMultipartUpload.html).
  * x-amz-checksum-algorithm declares the per-part checksum; the object then gets a COMPOSITE checksum.
- * FULL_OBJECT multipart checksums need CRC combination and are refused for now.
+ * FULL_OBJECT multipart checksums need CRC combination and are refused for now. x-amz-tagging tags are
+ * kept with the upload and given to the completed object.
  */
 export async function createMultipartUpload(ctx: S3Context, bucket: string, key: string): Promise<FastifyReply> {
   rejectUnsupportedWriteHeaders(ctx, MULTIPART_UNSUPPORTED);
   const metadata = parseMetadata(ctx.headers);
+  const tags = parseTaggingHeader(header(ctx, 'x-amz-tagging'));
   const rawAlg = header(ctx, 'x-amz-checksum-algorithm');
   const checksumAlgorithm = rawAlg === undefined ? undefined : parseChecksumAlgorithm(rawAlg);
   if (rawAlg !== undefined && checksumAlgorithm === undefined) {
@@ -41,6 +43,7 @@ export async function createMultipartUpload(ctx: S3Context, bucket: string, key:
   const uploadId = await ctx.layer.createMultipartUpload(bucket, key, {
     metadata,
     ...(checksumAlgorithm !== undefined ? { checksumAlgorithm } : {}),
+    ...(tags.length > 0 ? { tags } : {}),
   });
   if (checksumAlgorithm !== undefined) {
     ctx.reply.header('x-amz-checksum-algorithm', checksumAlgorithm).header('x-amz-checksum-type', 'COMPOSITE');

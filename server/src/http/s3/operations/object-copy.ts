@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { header, sendXml, type S3Context } from '../context.js';
 import { evaluatePreconditions } from '../headers/conditionals.js';
 import { parseMetadata } from '../headers/metadata.js';
+import { parseTaggingHeader } from '../headers/tagging.js';
 import { CHECKSUM_ALGORITHMS, parseChecksumAlgorithm, type ChecksumAlgorithm } from '../../../common/index.js';
 import { checksumTap } from '../checksum-tap.js';
 import { encodeCopyObjectResult } from '../xml/responses.js';
@@ -14,17 +15,17 @@ const COPY_UNSUPPORTED: ReadonlyArray<[string, string]> = [
   ['x-amz-server-side-encryption', 'Server-side encryption'],
   ['x-amz-server-side-encryption-customer-algorithm', 'Server-side encryption with customer keys'],
   ['x-amz-copy-source-server-side-encryption-customer-algorithm', 'Server-side encryption with customer keys'],
-  ['x-amz-tagging', 'Object tagging'],
   ['x-amz-object-lock-mode', 'Object lock'],
   ['x-amz-website-redirect-location', 'Website redirects'],
 ];
 
-function metadataDirective(ctx: S3Context): 'COPY' | 'REPLACE' {
-  const raw = header(ctx, 'x-amz-metadata-directive');
+function directive(ctx: S3Context, name: 'x-amz-metadata-directive' | 'x-amz-tagging-directive'): 'COPY' | 'REPLACE' {
+  const raw = header(ctx, name);
   if (raw === undefined) return 'COPY';
   const v = raw.trim().toUpperCase();
   if (v === 'COPY' || v === 'REPLACE') return v;
-  throw new S3Error('InvalidArgument', { message: 'Unknown metadata directive.', extra: { ArgumentName: 'x-amz-metadata-directive', ArgumentValue: raw } });
+  const what = name === 'x-amz-metadata-directive' ? 'metadata' : 'tagging';
+  throw new S3Error('InvalidArgument', { message: `Unknown ${what} directive.`, extra: { ArgumentName: name, ArgumentValue: raw } });
 }
 
 /** Checksums to compute for the copy: the requested algorithm, else the full-object ones the source had. */
@@ -41,18 +42,22 @@ function copyChecksumAlgorithms(ctx: S3Context, sourceChecksums: Partial<Record<
 
 /**
  * CopyObject (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CopyObject.html): x-amz-copy-source-if-*
- * preconditions (every failure is 412), x-amz-metadata-directive COPY (default) or REPLACE, and copying an
+ * preconditions (every failure is 412), x-amz-metadata-directive and x-amz-tagging-directive COPY (default)
+ * or REPLACE, and copying an
  * object onto itself only with REPLACE. The data is streamed from the source into a new object.
  */
 export async function copyObject(ctx: S3Context, bucket: string, key: string, source: { bucket: string; key: string }): Promise<FastifyReply> {
   rejectUnsupportedWriteHeaders(ctx, COPY_UNSUPPORTED);
-  const directive = metadataDirective(ctx);
-  if (source.bucket === bucket && source.key === key && directive === 'COPY') {
+  const metadataMode = directive(ctx, 'x-amz-metadata-directive');
+  // x-amz-tagging-directive: COPY (default) keeps the source's tags, REPLACE takes x-amz-tagging (maybe none).
+  const taggingMode = directive(ctx, 'x-amz-tagging-directive');
+  const replacedTags = taggingMode === 'REPLACE' ? parseTaggingHeader(header(ctx, 'x-amz-tagging')) : undefined;
+  if (source.bucket === bucket && source.key === key && metadataMode === 'COPY') {
     throw new S3Error('InvalidRequest', {
       message: 'This copy request is illegal because it is trying to copy an object to itself without changing the object\'s metadata, storage class, website redirect location or encryption attributes.',
     });
   }
-  const metadata = directive === 'REPLACE' ? parseMetadata(ctx.headers) : undefined;
+  const metadata = metadataMode === 'REPLACE' ? parseMetadata(ctx.headers) : undefined;
   const src = await ctx.layer.openObject(source.bucket, source.key);
   const condition = evaluatePreconditions(
     {
@@ -77,6 +82,7 @@ export async function copyObject(ctx: S3Context, bucket: string, key: string, so
     size: src.info.size,
     metadata: metadata ?? { system: { ...src.info.system }, user: { ...src.info.user } },
     checksums: tap.values,
+    tags: replacedTags ?? src.info.tags ?? [],
   });
   ctx.reply.header('x-amz-copy-source-version-id', 'null');
   return sendXml(ctx, 200, encodeCopyObjectResult(info.etag, info.lastModified, info.checksums));

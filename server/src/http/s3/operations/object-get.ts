@@ -38,6 +38,7 @@ function prepare(ctx: S3Context, info: ObjectInfo): Prepared {
   const range = resolveRange(header(ctx, 'range'), info.size);
   ctx.reply.headers(objectHeaders(info));
   if (info.partCount !== undefined && info.partCount > 1) ctx.reply.header('x-amz-mp-parts-count', String(info.partCount));
+  if (info.tags !== undefined && info.tags.length > 0) ctx.reply.header('x-amz-tagging-count', String(info.tags.length));
   // Stored checksums describe the whole object, so they are only meaningful without a range.
   if (wantsChecksums(ctx) && range === undefined) ctx.reply.headers(checksumHeaders(info.checksums));
   ctx.reply.headers(responseOverrides(ctx.query));

@@ -4,6 +4,7 @@ import type { ObjectInfo } from '../../../storage/index.js';
 import { header, type S3Context } from '../context.js';
 import { openBody } from '../body.js';
 import { parseContentMd5, parseMetadata } from '../headers/metadata.js';
+import { parseTaggingHeader } from '../headers/tagging.js';
 import { checksumHeaderName } from '../../../common/index.js';
 import type { ChecksumValues } from '../headers/checksum-headers.js';
 import { quoteEtag } from '../xml/responses.js';
@@ -14,7 +15,6 @@ import { S3Error } from '../s3-error.js';
 const UNSUPPORTED_HEADERS: ReadonlyArray<[string, string]> = [
   ['x-amz-server-side-encryption', 'Server-side encryption'],
   ['x-amz-server-side-encryption-customer-algorithm', 'Server-side encryption with customer keys'],
-  ['x-amz-tagging', 'Object tagging'],
   ['x-amz-object-lock-mode', 'Object lock'],
   ['x-amz-object-lock-legal-hold', 'Object lock'],
   ['x-amz-website-redirect-location', 'Website redirects'],
@@ -47,18 +47,21 @@ export function storedChecksumHeaders(checksums: ChecksumValues): Record<string,
 /**
  * PutObject (https://docs.aws.amazon.com/AmazonS3/latest/API/API_PutObject.html): streams the decoded
  * body into the engine with backpressure. Content-MD5 is checked by the engine before commit (BadDigest);
- * x-amz-checksum-* values are verified by the payload decoder and stored with the object.
+ * x-amz-checksum-* values are verified by the payload decoder and stored with the object; x-amz-tagging
+ * tags are validated before any byte is read.
  */
 export async function putObject(ctx: S3Context, bucket: string, key: string): Promise<FastifyReply> {
   rejectUnsupportedWriteHeaders(ctx);
   const metadata = parseMetadata(ctx.headers);
   const md5 = parseContentMd5(ctx.headers);
+  const tags = parseTaggingHeader(header(ctx, 'x-amz-tagging'));
   const decoded = openBody(ctx);
   const info: ObjectInfo = await ctx.layer.putObject(bucket, key, decoded.stream, {
     size: decoded.decodedLength,
     metadata,
     ...(md5 !== undefined ? { md5 } : {}),
     checksums: () => payloadChecksums(decoded),
+    ...(tags.length > 0 ? { tags } : {}),
   });
   ctx.reply.header('etag', quoteEtag(info.etag));
   ctx.reply.headers(storedChecksumHeaders(info.checksums));

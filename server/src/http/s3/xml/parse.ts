@@ -36,7 +36,7 @@ const parser = new XMLParser({
 });
 
 // Elements that may repeat in the request bodies we accept.
-const ARRAY_PATHS = new Set(['Delete.Object', 'CompleteMultipartUpload.Part']);
+const ARRAY_PATHS = new Set(['Delete.Object', 'CompleteMultipartUpload.Part', 'Tagging.TagSet.Tag']);
 
 function malformed(message?: string, cause?: unknown): S3Error {
   return new S3Error('MalformedXML', { ...(message !== undefined ? { message } : {}), cause });

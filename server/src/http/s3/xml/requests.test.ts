@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeCompleteMultipartUpload, decodeCreateBucketConfiguration, decodeDeleteObjects } from './requests.js';
+import { decodeCompleteMultipartUpload, decodeCreateBucketConfiguration, decodeDeleteObjects, decodeTagging } from './requests.js';
 import { S3Error } from '../s3-error.js';
 
 const isMalformed = (e: unknown): boolean => e instanceof S3Error && e.code === 'MalformedXML';
@@ -53,4 +53,17 @@ test('decodeCreateBucketConfiguration accepts an empty body or a LocationConstra
     { locationConstraint: 'eu-west-1' },
   );
   assert.throws(() => decodeCreateBucketConfiguration(Buffer.from('<CreateBucketConfiguration>')), isMalformed);
+});
+
+test('decodeTagging reads Tag elements in order, empty values and empty TagSets; structure errors are MalformedXML', () => {
+  const ns = 'xmlns="http://s3.amazonaws.com/doc/2006-03-01/"';
+  assert.deepEqual(decodeTagging(Buffer.from(`<Tagging ${ns}><TagSet><Tag><Key>b</Key><Value>2 &amp; 3</Value></Tag><Tag><Key>a</Key><Value/></Tag></TagSet></Tagging>`)), [
+    { key: 'b', value: '2 & 3' }, { key: 'a', value: '' },
+  ]);
+  assert.deepEqual(decodeTagging(Buffer.from('<Tagging><TagSet><Tag><Key>only</Key><Value>v</Value></Tag></TagSet></Tagging>')), [{ key: 'only', value: 'v' }]);
+  assert.deepEqual(decodeTagging(Buffer.from('<Tagging><TagSet></TagSet></Tagging>')), []);
+  for (const bad of ['<Tagging></Tagging>', '<Tagging><TagSet><Tag><Key>k</Key></Tag></TagSet></Tagging>', '<Tags><TagSet/></Tags>',
+    '<Tagging><TagSet><Tag><Key><x/></Key><Value>v</Value></Tag></TagSet></Tagging>', '<Tagging><TagSet>text</TagSet></Tagging>']) {
+    assert.throws(() => decodeTagging(Buffer.from(bad)), isMalformed, bad);
+  }
 });

@@ -72,3 +72,22 @@ export function decodeCreateBucketConfiguration(body: Buffer): { locationConstra
   const location = textOf(root, 'LocationConstraint');
   return location === undefined ? {} : { locationConstraint: location.trim() };
 }
+
+/**
+ * Decodes a `<Tagging><TagSet><Tag><Key/><Value/></Tag>…</TagSet></Tagging>` body (PutObjectTagging,
+ * PutBucketTagging). A missing TagSet or a Tag without Key or Value is MalformedXML; limits are checked
+ * by validateTags.
+ */
+export function decodeTagging(body: Buffer): Array<{ key: string; value: string }> {
+  const root = parseXmlBody(body, 'Tagging');
+  const set = root['TagSet'];
+  if (set === undefined || Array.isArray(set)) throw new S3Error('MalformedXML', { message: 'Tagging must contain exactly one TagSet.' });
+  if (set === '') return [];
+  if (typeof set === 'string') throw new S3Error('MalformedXML', { message: 'TagSet must contain Tag elements.' });
+  return elementsOf(set, 'Tag').map((t) => {
+    const key = textOf(t, 'Key');
+    const value = textOf(t, 'Value');
+    if (key === undefined || value === undefined) throw new S3Error('MalformedXML', { message: 'Each Tag must have a Key and a Value.' });
+    return { key, value };
+  });
+}

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { XMLParser } from 'fast-xml-parser';
 import {
   encodeCompleteMultipartUpload, encodeCopyObjectResult, encodeDeleteResult, encodeError, encodeListBuckets,
-  encodeListObjectsV1, encodeListObjectsV2, encodeLocation,
+  encodeListObjectsV1, encodeListObjectsV2, encodeLocation, encodeTagging,
 } from './responses.js';
 
 const parse = (xml: string): unknown => new XMLParser({ parseTagValue: false, ignoreAttributes: false }).parse(xml);
@@ -59,4 +59,13 @@ test('CopyObjectResult, DeleteResult, CompleteMultipartUploadResult and Error', 
     encodeError({ code: 'NoSuchKey', message: 'gone', resource: '/b/k', requestId: 'R', hostId: 'H', extra: { Key: 'k' } }),
     '<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>gone</Message><Key>k</Key><Resource>/b/k</Resource><RequestId>R</RequestId><HostId>H</HostId></Error>',
   );
+});
+
+test('Tagging lists tags in order, escaped; an empty set is an empty TagSet', () => {
+  assert.equal(
+    encodeTagging([{ key: 'a<b', value: '' }, { key: 'z', value: '1' }]),
+    '<?xml version="1.0" encoding="UTF-8"?><Tagging xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><TagSet>'
+      + '<Tag><Key>a&lt;b</Key><Value></Value></Tag><Tag><Key>z</Key><Value>1</Value></Tag></TagSet></Tagging>',
+  );
+  assert.match(encodeTagging([]), /<TagSet><\/TagSet><\/Tagging>$/);
 });

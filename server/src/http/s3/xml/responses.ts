@@ -117,6 +117,11 @@ export function encodeCopyObjectResult(etag: string, lastModified: Date, checksu
   return xmlDocument('CopyObjectResult', { ETag: quoteEtag(etag), LastModified: lastModified, ...checksumElements(checksums) }, S3_XMLNS);
 }
 
+/** Tagging (GetObjectTagging, GetBucketTagging). */
+export function encodeTagging(tags: ReadonlyArray<{ key: string; value: string }>): string {
+  return xmlDocument('Tagging', { TagSet: { Tag: tags.map((t) => ({ Key: t.key, Value: t.value })) } }, S3_XMLNS);
+}
+
 /** One failed key of DeleteObjects. */
 export interface DeleteErrorView {
   key: string;
