@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validateTraefik } from './traefik.js';
 
-// Tests may read the shared schemas; validate/ itself never touches the file system.
-const dir = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'schemas', 'traefik');
+// Tests may read the shared schemas ($DEPLOY_KIT_TRAEFIK_SCHEMAS, set by scripts/test.sh, else ../shared); validate/ itself never touches the file system.
+const dir = process.env.DEPLOY_KIT_TRAEFIK_SCHEMAS || join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'schemas', 'traefik');
 const schemas = {
   static: JSON.parse(readFileSync(join(dir, 'traefik-v3.json'), 'utf8')) as object,
   dynamic: JSON.parse(readFileSync(join(dir, 'traefik-v3-file-provider.json'), 'utf8')) as object,

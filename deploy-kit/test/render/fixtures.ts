@@ -12,8 +12,11 @@ import type { TemplateSet } from '../../src/render/index.js';
 /** Repository root (/work/main). */
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-/** Where the Traefik JSON Schemas live: ../shared/schemas/traefik from the repository root. */
-export const TRAEFIK_SCHEMA_DIR = join(REPO_ROOT, '..', 'shared', 'schemas', 'traefik');
+/**
+ * Where the Traefik JSON Schemas live: $DEPLOY_KIT_TRAEFIK_SCHEMAS (scripts/test.sh sets it), else
+ * ../shared/schemas/traefik from the repository root.
+ */
+export const TRAEFIK_SCHEMA_DIR = process.env.DEPLOY_KIT_TRAEFIK_SCHEMAS || join(REPO_ROOT, '..', 'shared', 'schemas', 'traefik');
 
 /** Every *.hbs under templates/, keyed by its path relative to templates/. */
 export function loadTemplateSet(root = join(REPO_ROOT, 'templates')): TemplateSet {
