@@ -7,6 +7,7 @@ import { putObject } from './operations/object-put.js';
 import { copyObject } from './operations/object-copy.js';
 import { deleteObject, deleteObjects } from './operations/object-delete.js';
 import { listMultipartUploads, listObjectsV1, listObjectsV2 } from './operations/list.js';
+import { uploadPartCopy } from './operations/upload-part-copy.js';
 import {
   deleteBucketTagging, deleteObjectTagging, getBucketTagging, getObjectTagging, putBucketTagging, putObjectTagging,
 } from './operations/tagging.js';
@@ -39,6 +40,7 @@ export async function dispatch(ctx: S3Context, op: S3Operation): Promise<Fastify
     case 'DeleteObjectTagging': return deleteObjectTagging(ctx, op.bucket, op.key);
     case 'CreateMultipartUpload': return createMultipartUpload(ctx, op.bucket, op.key);
     case 'UploadPart': return uploadPart(ctx, op.bucket, op.key, op.uploadId, op.partNumber);
+    case 'UploadPartCopy': return uploadPartCopy(ctx, op.bucket, op.key, op.uploadId, op.partNumber, op.source);
     case 'CompleteMultipartUpload': return completeMultipartUpload(ctx, op.bucket, op.key, op.uploadId);
     case 'AbortMultipartUpload': return abortMultipartUpload(ctx, op.bucket, op.key, op.uploadId);
     case 'ListParts': return listParts(ctx, op.bucket, op.key, op.uploadId);

@@ -44,6 +44,8 @@ const routes: Array<[string, string, S3Operation, RouteInput['headers']?]> = [
   ['GET', '/bucket/%E6%97%A5%E6%9C%AC%20key+plus', { op: 'GetObject', bucket: 'bucket', key: '日本 key+plus' }],
   ['PUT', `/bucket/${'k'.repeat(1024)}`, { op: 'PutObject', bucket: 'bucket', key: 'k'.repeat(1024) }],
   ['GET', '/Legacy_Bucket', { op: 'ListObjectsV1', bucket: 'Legacy_Bucket' }],
+  ['PUT', '/bucket/key?partNumber=2&uploadId=u1', { op: 'UploadPartCopy', bucket: 'bucket', key: 'key', uploadId: 'u1', partNumber: 2, source: { bucket: 'src', key: 'k' } },
+    { 'x-amz-copy-source': 'src/k' }],
   ['GET', '/bucket?tagging', { op: 'GetBucketTagging', bucket: 'bucket' }],
   ['PUT', '/bucket?tagging', { op: 'PutBucketTagging', bucket: 'bucket' }],
   ['DELETE', '/bucket?tagging', { op: 'DeleteBucketTagging', bucket: 'bucket' }],
@@ -86,7 +88,7 @@ const failures: Array<[string, string, S3ErrorCode, RouteInput['headers']?]> = [
   ['GET', '/bucket?list-type=3', 'InvalidArgument'],
   ['GET', '/bucket/key?versionId=abc', 'InvalidArgument'],
   ['PUT', '/bucket/key', 'InvalidArgument', { 'x-amz-copy-source': 'nokey' }],
-  ['PUT', '/bucket/key?partNumber=1&uploadId=u', 'NotImplemented', { 'x-amz-copy-source': '/a/b' }],
+  ['PUT', '/bucket/key?partNumber=1&uploadId=u', 'InvalidArgument', { 'x-amz-copy-source': '/a/' }],
 ];
 
 for (const [method, target, code, headers] of failures) {

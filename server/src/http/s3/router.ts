@@ -30,6 +30,7 @@ export type S3Operation =
   | { op: 'DeleteObjectTagging'; bucket: string; key: string }
   | { op: 'CreateMultipartUpload'; bucket: string; key: string }
   | { op: 'UploadPart'; bucket: string; key: string; uploadId: string; partNumber: number }
+  | { op: 'UploadPartCopy'; bucket: string; key: string; uploadId: string; partNumber: number; source: { bucket: string; key: string } }
   | { op: 'CompleteMultipartUpload'; bucket: string; key: string; uploadId: string }
   | { op: 'AbortMultipartUpload'; bucket: string; key: string; uploadId: string }
   | { op: 'ListParts'; bucket: string; key: string; uploadId: string };
@@ -192,7 +193,7 @@ function objectOperation(method: string, bucket: string, key: string, input: Rou
       if (uploadId !== undefined || has(query, 'partNumber')) {
         if (uploadId === undefined) throw new S3Error('InvalidRequest', { message: 'A partNumber requires an uploadId.' });
         const partNumber = parsePartNumber(query['partNumber'] ?? '');
-        if (copySource !== undefined) throw new S3Error('NotImplemented', { message: 'UploadPartCopy is not implemented by this server.' });
+        if (copySource !== undefined) return { op: 'UploadPartCopy', bucket, key, uploadId, partNumber, source: parseCopySource(copySource) };
         return { op: 'UploadPart', bucket, key, uploadId, partNumber };
       }
       if (copySource !== undefined) return { op: 'CopyObject', bucket, key, source: parseCopySource(copySource) };

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contentRange, resolveRange } from './range.js';
+import { contentRange, resolveCopySourceRange, resolveRange } from './range.js';
 import { S3Error } from '../s3-error.js';
 
 const ok: Array<[string | undefined, number, { start: number; end: number } | undefined]> = [
@@ -32,4 +32,15 @@ for (const [header, size] of unsatisfiable) {
 
 test('contentRange formats bytes a-b/size', () => {
   assert.equal(contentRange({ start: 2, end: 5 }, 10), 'bytes 2-5/10');
+});
+
+test('x-amz-copy-source-range: closed ranges inside the source only, InvalidArgument otherwise', () => {
+  assert.equal(resolveCopySourceRange(undefined, 10), undefined);
+  assert.deepEqual(resolveCopySourceRange('bytes=0-9', 10), { start: 0, end: 9 });
+  assert.deepEqual(resolveCopySourceRange('bytes=3-3', 10), { start: 3, end: 3 });
+  for (const bad of ['0-4', 'bytes=5-', 'bytes=-3', 'bytes=0-1,3-4', 'bytes=a-b', 'bytes=0-10', 'bytes=5-4']) {
+    assert.throws(() => resolveCopySourceRange(bad, 10), (e: unknown) => e instanceof S3Error && e.code === 'InvalidArgument', bad);
+  }
+  assert.throws(() => resolveCopySourceRange('bytes=0-10', 10), /source object of size: 10/);
+  assert.throws(() => resolveCopySourceRange('bytes=0-0', 0), /source object of size: 0/);
 });

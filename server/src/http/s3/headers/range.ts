@@ -37,3 +37,29 @@ export function resolveRange(header: string | undefined, size: number): Resolved
 export function contentRange(range: ResolvedRange, size: number): string {
   return `bytes ${range.start}-${range.end}/${size}`;
 }
+
+/**
+ * Resolves `x-amz-copy-source-range` (UploadPartCopy,
+ * https://docs.aws.amazon.com/AmazonS3/latest/API/API_UploadPartCopy.html): only the closed form
+ * `bytes=first-last` is accepted (anything else is InvalidArgument, as AWS answers), and the range must
+ * lie inside the source object (else InvalidArgument naming the source size, as AWS answers).
+ */
+export function resolveCopySourceRange(header: string | undefined, size: number): ResolvedRange | undefined {
+  if (header === undefined) return undefined;
+  const m = /^bytes=(\d{1,16})-(\d{1,16})$/.exec(header.trim());
+  if (m === null) {
+    throw new S3Error('InvalidArgument', {
+      message: 'The x-amz-copy-source-range value must be of the form bytes=first-last where first and last are the zero-based offsets of the first and last bytes to copy',
+      extra: { ArgumentName: 'x-amz-copy-source-range', ArgumentValue: header },
+    });
+  }
+  const start = Number(m[1]);
+  const end = Number(m[2]);
+  if (start > end || end >= size) {
+    throw new S3Error('InvalidArgument', {
+      message: `Range specified is not valid for source object of size: ${size}`,
+      extra: { ArgumentName: 'x-amz-copy-source-range', ArgumentValue: header },
+    });
+  }
+  return { start, end };
+}

@@ -1,5 +1,6 @@
 import { pipeline } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import type { ObjectInfo } from '../../../storage/index.js';
 import { header, sendXml, type S3Context } from '../context.js';
 import { evaluatePreconditions } from '../headers/conditionals.js';
 import { parseMetadata } from '../headers/metadata.js';
@@ -41,6 +42,24 @@ function copyChecksumAlgorithms(ctx: S3Context, sourceChecksums: Partial<Record<
 }
 
 /**
+ * x-amz-copy-source-if-match / -if-none-match / -if-modified-since / -if-unmodified-since against the
+ * source (CopyObject, UploadPartCopy): any failure is 412 PreconditionFailed, as AWS answers for copies.
+ */
+export function checkCopySourcePreconditions(ctx: S3Context, info: Pick<ObjectInfo, 'etag' | 'lastModified'>): void {
+  const condition = evaluatePreconditions(
+    {
+      ifMatch: header(ctx, 'x-amz-copy-source-if-match'),
+      ifNoneMatch: header(ctx, 'x-amz-copy-source-if-none-match'),
+      ifModifiedSince: header(ctx, 'x-amz-copy-source-if-modified-since'),
+      ifUnmodifiedSince: header(ctx, 'x-amz-copy-source-if-unmodified-since'),
+    },
+    info.etag,
+    info.lastModified,
+  );
+  if (condition !== 'proceed') throw new S3Error('PreconditionFailed', { extra: { Condition: 'x-amz-copy-source-if-*' } });
+}
+
+/**
  * CopyObject (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CopyObject.html): x-amz-copy-source-if-*
  * preconditions (every failure is 412), x-amz-metadata-directive and x-amz-tagging-directive COPY (default)
  * or REPLACE, and copying an
@@ -59,17 +78,7 @@ export async function copyObject(ctx: S3Context, bucket: string, key: string, so
   }
   const metadata = metadataMode === 'REPLACE' ? parseMetadata(ctx.headers) : undefined;
   const src = await ctx.layer.openObject(source.bucket, source.key);
-  const condition = evaluatePreconditions(
-    {
-      ifMatch: header(ctx, 'x-amz-copy-source-if-match'),
-      ifNoneMatch: header(ctx, 'x-amz-copy-source-if-none-match'),
-      ifModifiedSince: header(ctx, 'x-amz-copy-source-if-modified-since'),
-      ifUnmodifiedSince: header(ctx, 'x-amz-copy-source-if-unmodified-since'),
-    },
-    src.info.etag,
-    src.info.lastModified,
-  );
-  if (condition !== 'proceed') throw new S3Error('PreconditionFailed', { extra: { Condition: 'x-amz-copy-source-if-*' } });
+  checkCopySourcePreconditions(ctx, src.info);
   if (src.info.size > MAX_PUT_BYTES) {
     throw new S3Error('InvalidRequest', { message: `The specified copy source is larger than the maximum allowable size for a copy source: ${MAX_PUT_BYTES}` });
   }

@@ -122,6 +122,11 @@ export function encodeTagging(tags: ReadonlyArray<{ key: string; value: string }
   return xmlDocument('Tagging', { TagSet: { Tag: tags.map((t) => ({ Key: t.key, Value: t.value })) } }, S3_XMLNS);
 }
 
+/** CopyPartResult (UploadPartCopy). */
+export function encodeCopyPartResult(etag: string, lastModified: Date, checksums: ChecksumValues): string {
+  return xmlDocument('CopyPartResult', { ETag: quoteEtag(etag), LastModified: lastModified, ...checksumElements(checksums) }, S3_XMLNS);
+}
+
 /** One failed key of DeleteObjects. */
 export interface DeleteErrorView {
   key: string;
