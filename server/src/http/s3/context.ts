@@ -21,6 +21,8 @@ export interface S3Context {
   readonly auth: AuthenticatedRequest;
   /** The single owner of every bucket: the authenticated access key (no ACLs on this server). */
   readonly owner: OwnerView;
+  /** True when the bucket came from the Host header (virtual-hosted style), not from the path. */
+  readonly virtualHosted: boolean;
 }
 
 /** The first value of a request header. */

@@ -3,6 +3,7 @@ import { newHostId, newRequestId } from '../shared/index.js';
 import { verifyRequest, type LookupSecret } from '../../auth/index.js';
 import type { ObjectLayer } from '../../storage/index.js';
 import { resolveOperation } from './router.js';
+import { normalizeDomains, pathStylePath, virtualHostBucket } from './virtual-host.js';
 import { S3Error } from './s3-error.js';
 import { HOST_ID_HEADER, REQUEST_ID_HEADER, sendS3Error } from './reply-error.js';
 import { dispatch } from './dispatch.js';
@@ -17,6 +18,11 @@ export interface S3PluginOptions {
   region: string;
   /** Clock for signature time checks; defaults to the system clock. */
   now?: () => Date;
+  /**
+   * Domains for virtual-hosted-style requests (SVC_DOMAIN, comma-separated, split by the caller): a Host of
+   * `bucket.<domain>` addresses `bucket`. Path style always works; empty or absent means path style only.
+   */
+  domains?: readonly string[];
 }
 
 /** Methods the S3 API uses; anything else never reaches a handler. */
@@ -42,6 +48,7 @@ export function parseQuery(rawQuery: string): Record<string, string> {
  */
 export const s3Plugin: FastifyPluginAsync<S3PluginOptions> = async (app, opts) => {
   const now = opts.now ?? (() => new Date());
+  const domains = normalizeDomains(opts.domains ?? []);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
@@ -59,7 +66,10 @@ export const s3Plugin: FastifyPluginAsync<S3PluginOptions> = async (app, opts) =
     try {
       const query = parseQuery(rawQuery);
       const headers = request.raw.headers;
-      const op = resolveOperation({ method: request.method, rawPath, query, headers });
+      const vhostBucket = virtualHostBucket(headers.host, domains);
+      // Routing sees the path-style form; the signature is checked over the path exactly as sent.
+      const routedPath = vhostBucket === undefined ? rawPath : pathStylePath(vhostBucket, rawPath);
+      const op = resolveOperation({ method: request.method, rawPath: routedPath, query, headers });
       const auth = await verifyRequest(
         { method: request.method, rawPath, rawQuery, headers, rawHeaders: request.raw.rawHeaders },
         opts.lookupSecret,
@@ -78,6 +88,7 @@ export const s3Plugin: FastifyPluginAsync<S3PluginOptions> = async (app, opts) =
         headers,
         auth,
         owner: { id: auth.accessKey, displayName: auth.accessKey },
+        virtualHosted: vhostBucket !== undefined,
       };
       return await dispatch(ctx, op);
     } catch (err) {

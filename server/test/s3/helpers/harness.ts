@@ -47,6 +47,8 @@ export interface HarnessOptions {
   wrapLayer?: (layer: ObjectLayer) => ObjectLayer;
   /** Registers sibling plugins before s3Plugin (e.g. health probes), as the composition root does. */
   before?: (app: FastifyInstance) => Promise<void>;
+  /** Virtual-host domains (s3Plugin's `domains`, what SVC_DOMAIN configures). */
+  domains?: string[];
 }
 
 /** Starts a server on 4 temp drives (one erasure set, parity 2). */
@@ -67,6 +69,7 @@ export async function startS3(opts: HarnessOptions = {}): Promise<S3Harness> {
     lookupSecret: async (ak) => (ak === ACCESS_KEY ? SECRET_KEY : undefined),
     region: REGION,
     ...(opts.now !== undefined ? { now: opts.now } : {}),
+    ...(opts.domains !== undefined ? { domains: opts.domains } : {}),
   });
   installS3ClientErrorHandler(app.server);
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -147,7 +147,8 @@ export async function completeMultipartUpload(ctx: S3Context, bucket: string, ke
   const checksums: ChecksumValues = { ...info.checksums };
   if (alg !== undefined && checksums[alg] === undefined && composite !== undefined) checksums[alg] = composite;
   const host = header(ctx, 'host') ?? 'localhost';
-  const location = `http://${host}/${encodeURIComponent(bucket)}/${key.split('/').map(encodeURIComponent).join('/')}`;
+  const keyPath = key.split('/').map(encodeURIComponent).join('/');
+  const location = ctx.virtualHosted ? `http://${host}/${keyPath}` : `http://${host}/${encodeURIComponent(bucket)}/${keyPath}`;
   ctx.reply.headers(storedChecksumHeaders(checksums));
   return sendXml(ctx, 200, encodeCompleteMultipartUpload({ location, bucket, key, etag: info.etag, checksums }));
 }
