@@ -15,6 +15,7 @@ export interface ApiDeps {
   objectLayer: ObjectLayer;
   lookupSecret: LookupSecret;
   region: string;
+  domains: readonly string[];
   healthEnabled: boolean;
   healthSources: HealthSources;
 }
@@ -35,7 +36,7 @@ export async function buildApiApp(deps: ApiDeps): Promise<FastifyInstance> {
   const app = Fastify({ ...COMMON_OPTIONS, loggerInstance: deps.logger, frameworkErrors: s3FrameworkErrors });
   // Probes first and outside the S3 auth scope: they need no authentication (SPEC §4).
   await app.register(healthPlugin, { enabled: deps.healthEnabled, sources: deps.healthSources });
-  await app.register(s3Plugin, { objectLayer: deps.objectLayer, lookupSecret: deps.lookupSecret, region: deps.region });
+  await app.register(s3Plugin, { objectLayer: deps.objectLayer, lookupSecret: deps.lookupSecret, region: deps.region, domains: deps.domains });
   installS3ClientErrorHandler(app.server);
   return app;
 }

@@ -52,7 +52,7 @@ export async function startServer(config: ServerConfig, print: (line: string) =>
   const lookupSecret = async (accessKey: string) => accessKey === credentials.accessKey ? credentials.secretKey : undefined;
   const startedAt = new Date();
   const api = await buildApiApp({
-    logger, objectLayer: storage, lookupSecret, region: config.region,
+    logger, objectLayer: storage, lookupSecret, region: config.region, domains: config.domains,
     healthEnabled: config.healthEndpointsEnabled,
     healthSources: {
       storage: () => storage.health(),
@@ -109,6 +109,7 @@ Environment:
   SVC_HEALTH_ENDPOINT_ENABLE=false    no probe endpoints (404)
   SVC_ACCESS_KEY, SVC_SECRET_KEY      root credentials (also *_FILE; MINIO_ROOT_USER/PASSWORD)
   SVC_STORAGE_CLASS_STANDARD=EC:N     parity per erasure set (0..N/2)
+  SVC_DOMAIN=a.com,b.com              virtual-host style: bucket.a.com → bucket (path style always works)
   SVC_OBS_LOGGER_LEVEL, SVC_OBS_LOG_DIRECTORY, SVC_CONFIG_DIR, SVC_REGION
 
 Exit codes: 0 ok, 1 runtime failure, 2 usage or invalid configuration.

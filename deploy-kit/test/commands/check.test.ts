@@ -114,7 +114,7 @@ test('traefik: a rendered deployment validates against the schemas; a dangling s
   dirs.push(dir);
   const deps = createTestDeps({ fs: createNodeFs(), cwd: dir, paths: defaultKitPaths({}), out: createCapturedOutput() });
   await runInit({ ...toInitOptions({}, false), s3Host: 's3.example.test', consoleHost: 'console.example.test', proxy: 'traefik', tls: 'acme', acmeEmail: 'ops@example.test' }, deps);
-  const schemas = defaultKitPaths({}).traefikSchemasDir;
+  const schemas = defaultKitPaths(process.env).traefikSchemasDir;
   assert.deepEqual(await checkTraefik(dir, schemas, deps.fs), []);
   const dyn = join(dir, 'traefik/dynamic.yml');
   const text = await readFile(dyn, 'utf8');

@@ -40,7 +40,9 @@ test('defaults: :9000, :9001, console and probes on, 4 drives → 1 set EC:2', (
   assert.equal(c.parity, 2);
   assert.equal(c.credentials, undefined);
   assert.equal(c.configDir, '/');
+  assert.deepEqual(c.domains, []);
   assert.ok(Object.isFrozen(c));
+  assert.deepEqual(loadConfig({ drives: ['/d'] }, { SVC_DOMAIN: 's3.example.com, s3.internal' }, cwd).domains, ['s3.example.com', 's3.internal']);
 });
 
 test('flags win over the environment; host:port binds one interface', () => {

@@ -141,6 +141,8 @@ export function loadConfig(flags: ServerFlags, env: Env, cwd: string): Readonly<
   const config: ServerConfig = {
     address, consoleAddress, consoleEnabled, healthEndpointsEnabled, sets, parity,
     configDir, region: env.SVC_REGION || DEFAULTS.region, logLevel,
+    // Like MINIO_DOMAIN: a comma-separated list; the S3 plugin normalizes each entry.
+    domains: (env.SVC_DOMAIN ?? '').split(',').map((d) => d.trim()).filter((d) => d !== ''),
     ...(credentials ? { credentials } : {}),
     ...(logDirectory ? { logDirectory } : {}),
   };

@@ -18,6 +18,8 @@ export interface ServerConfig {
   /** Where generated credentials are kept (mode 600). */
   configDir: string;
   region: string;
+  /** SVC_DOMAIN: domains for virtual-host style requests (`bucket.<domain>`); empty → path style only. */
+  domains: string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   logDirectory?: string;
 }
