@@ -14,6 +14,8 @@ import { startSvc } from '../test/helpers/svc-process.js';
 const drives = Number(process.env.BENCH_DRIVES ?? 4);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const large = process.argv.includes('--large');
+// A Buffer with a known length: the SDK treats '' as a stream of unknown length and warns on every request.
+const EMPTY = Buffer.alloc(0);
 
 function peakRssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -123,7 +125,7 @@ async function main() {
     await Promise.all(Array.from({ length: 32 }, async () => {
       while (next < total) {
         const i = next++;
-        await client.send(new PutObjectCommand({ Bucket: 'bench', Key: `list/${String(i).padStart(5, '0')}`, Body: '' }));
+        await client.send(new PutObjectCommand({ Bucket: 'bench', Key: `list/${String(i).padStart(5, '0')}`, Body: EMPTY, ContentLength: 0 }));
       }
     }));
     const t0 = performance.now();
