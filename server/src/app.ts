@@ -2,7 +2,7 @@
  * buildApp: registers the HTTP surfaces on their listeners (STYLE.md convention 6). It constructs nothing
  * concrete: storage, credentials and probe sources come in from main.ts, the composition root.
  */
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { LookupSecret } from './auth/index.js';
 import { consolePlugin } from './http/console/index.js';
 import { healthPlugin, type HealthSources } from './http/health/index.js';
@@ -22,7 +22,8 @@ export interface ApiDeps {
 
 // Object bodies stream and have no size limit here; S3 itself caps a single PUT at 5 GiB.
 const COMMON_OPTIONS = {
-  disableRequestLogging: true,
+  // Per-request logs cost more than a small GET; errors are still logged by the handlers.
+  logController: new LogController({ disableRequestLogging: true }),
   return503OnClosing: true,
   // S3 keys may contain '//' and '..'; the S3 plugin reads the raw URL, so the router must not rewrite it.
   routerOptions: { ignoreDuplicateSlashes: false, ignoreTrailingSlash: false, maxParamLength: 4096 },
