@@ -2,6 +2,7 @@
  * A real S3 endpoint for cross-layer tests: fastify + s3Plugin + the real erasure-coded storage engine on
  * temp drive directories, listening on 127.0.0.1:0, plus an @aws-sdk/client-s3 client configured for it.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,9 +12,12 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { installS3ClientErrorHandler, s3FrameworkErrors, s3Plugin } from '../../../src/http/s3/index.js';
 import { openStorage, type ObjectLayer } from '../../../src/storage/index.js';
 
-/** Credentials the harness accepts. */
-export const ACCESS_KEY = 'AKIATESTHARNESS00001';
-export const SECRET_KEY = 'harness/secret/key+with/special=chars0';
+/**
+ * Credentials the harness accepts, generated per test run (no secret in git). The secret keeps '/', '+' and '='
+ * on purpose: signers must not trip over them.
+ */
+export const ACCESS_KEY = `AKIA${randomBytes(8).toString('hex').toUpperCase()}`;
+export const SECRET_KEY = `${randomBytes(12).toString('base64url')}/key+with/special=${randomBytes(6).toString('hex')}`;
 export const REGION = 'us-east-1';
 
 /** A running server and what tests need to talk to it and inspect its drives. */
