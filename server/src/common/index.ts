@@ -15,3 +15,5 @@ export {
 export type { ChecksumAlgorithm, ChecksumHasher, FullObjectChecksumAlgorithm } from './checksum.js';
 export { VERSION } from './version.js';
 export { defaultParity } from './erasure-defaults.js';
+export { ERROR_CODES } from './codes.js';
+export type { ServerErrorCode } from './codes.js';
