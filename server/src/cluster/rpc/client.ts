@@ -1,0 +1,199 @@
+/**
+ * Client side of the storage RPC: one undici Pool per peer (keep-alive connections reused across calls), a
+ * deadline on every call, and typed errors — a wire error is rebuilt into its class (rpc-errors.ts), a peer that
+ * is down or does not answer in time is an RpcUnavailableError, never a hang.
+ */
+import { PassThrough } from 'node:stream';
+import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import { RpcTokenSource } from './auth.js';
+import type { RpcCredentials } from './auth.js';
+import { RPC_PROTOCOL_VERSION, RPC_VERSION_HEADER, decodeValue, encodeValue } from './protocol.js';
+import { RpcAuthError, RpcProtocolError, RpcUnavailableError, fromWireError } from './rpc-errors.js';
+import type { WireError } from './rpc-errors.js';
+
+/** Options of {@link RpcClient}. */
+export interface RpcClientOptions {
+  /** `http://host:port` of the peer. */
+  origin: string;
+  credentials: RpcCredentials;
+  /** Deadline of one call, and of each step of a streaming upload (default 10 s). */
+  timeoutMs?: number;
+  /** TCP connect deadline (default 3 s). */
+  connectTimeoutMs?: number;
+  /** Most parallel connections to this peer (default 128). */
+  connections?: number;
+  now?: () => number;
+}
+
+/** A streaming upload in progress (shard data). */
+export interface RpcUpload {
+  /** Sends the buffers (copied: the caller may reuse them once this resolves); waits while the peer is slow. */
+  write(buffers: readonly Uint8Array[]): Promise<void>;
+  /** Ends the body and returns the call's value. */
+  finish(): Promise<unknown>;
+  /** Abandons the upload (the peer sees the request aborted). */
+  abort(): Promise<void>;
+}
+
+const UPLOAD_HIGH_WATER = 256 * 1024;
+
+function isAbort(err: unknown): boolean {
+  const name = (err as { name?: string } | null)?.name;
+  const code = (err as { code?: string } | null)?.code;
+  return name === 'AbortError' || name === 'TimeoutError' || code === 'UND_ERR_ABORTED'
+    || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+}
+
+/** RPC client for one peer. */
+export class RpcClient {
+  readonly origin: string;
+  readonly #pool: Pool;
+  readonly #tokens: RpcTokenSource;
+  readonly #timeoutMs: number;
+
+  constructor(opts: RpcClientOptions) {
+    this.origin = opts.origin.replace(/\/+$/, '');
+    this.#timeoutMs = opts.timeoutMs ?? 10_000;
+    this.#tokens = new RpcTokenSource(opts.credentials, opts.now);
+    this.#pool = new Pool(this.origin, {
+      connections: opts.connections ?? 128,
+      connectTimeout: opts.connectTimeoutMs ?? 3_000,
+      headersTimeout: this.#timeoutMs,
+      bodyTimeout: this.#timeoutMs,
+      keepAliveTimeout: 30_000,
+    });
+  }
+
+  #headers(contentType: string): Record<string, string> {
+    return { authorization: this.#tokens.header(), [RPC_VERSION_HEADER]: RPC_PROTOCOL_VERSION, 'content-type': contentType };
+  }
+
+  #transportError(err: unknown, what: string): Error {
+    if (err instanceof RpcAuthError || err instanceof RpcProtocolError || err instanceof RpcUnavailableError) return err;
+    const reason = isAbort(err) ? `no answer to ${what} within ${this.#timeoutMs} ms` : `${what}: ${(err as Error).message}`;
+    return new RpcUnavailableError(this.origin, reason, { cause: err });
+  }
+
+  /** Turns a non-200 answer into the rebuilt typed error. */
+  async #failure(res: Dispatcher.ResponseData): Promise<Error> {
+    if (res.statusCode === 403) {
+      await res.body.dump();
+      return new RpcAuthError(this.origin);
+    }
+    let wire: WireError | undefined;
+    try {
+      wire = ((await res.body.json()) as { error?: WireError }).error;
+    } catch { /* not our JSON */ }
+    if (wire === undefined || typeof wire.code !== 'string') return new RpcProtocolError(`node ${this.origin} answered HTTP ${res.statusCode}`);
+    return fromWireError(wire, this.origin);
+  }
+
+  /** JSON call: `POST path {"args"}` → value. */
+  async call(path: string, args: readonly unknown[]): Promise<unknown> {
+    const body = JSON.stringify({ args: encodeValue(args) });
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await this.#pool.request({
+        method: 'POST', path, headers: this.#headers('application/json'), body, signal: AbortSignal.timeout(this.#timeoutMs),
+      });
+    } catch (err) {
+      throw this.#transportError(err, path);
+    }
+    if (res.statusCode !== 200) throw await this.#failure(res);
+    try {
+      return decodeValue(((await res.body.json()) as { value?: unknown }).value);
+    } catch (err) {
+      throw this.#transportError(err, path);
+    }
+  }
+
+  /** JSON call whose answer is raw bytes (shard reads). */
+  async fetchBytes(path: string, args: readonly unknown[]): Promise<Buffer> {
+    const body = JSON.stringify({ args: encodeValue(args) });
+    const signal = AbortSignal.timeout(this.#timeoutMs);
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await this.#pool.request({ method: 'POST', path, headers: this.#headers('application/json'), body, signal });
+    } catch (err) {
+      throw this.#transportError(err, path);
+    }
+    if (res.statusCode !== 200) throw await this.#failure(res);
+    try {
+      return Buffer.from(await res.body.arrayBuffer());
+    } catch (err) {
+      throw this.#transportError(err, path);
+    }
+  }
+
+  /**
+   * Starts a streaming `PUT path` (shard data). The request is sent as the body is written; a peer that stops
+   * reading makes `write` fail after the deadline instead of buffering without bound.
+   */
+  upload(path: string): RpcUpload {
+    const body = new PassThrough({ highWaterMark: UPLOAD_HIGH_WATER });
+    const ctl = new AbortController();
+    let failed: Error | undefined;
+    let answered: Dispatcher.ResponseData | undefined;
+    body.on('error', () => undefined);
+    const pending = this.#pool.request({
+      method: 'PUT', path, headers: this.#headers('application/octet-stream'), body, signal: ctl.signal,
+    }).then((res) => { answered = res; return res; }, (err: unknown) => {
+      failed ??= this.#transportError(err, path);
+      throw failed;
+    });
+    pending.catch(() => undefined);
+    const deadline = <T>(p: Promise<T>, what: string): Promise<T> => {
+      let timer: NodeJS.Timeout | undefined;
+      const t = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          failed ??= new RpcUnavailableError(this.origin, `no progress on ${what} within ${this.#timeoutMs} ms`);
+          ctl.abort(failed);
+          reject(failed);
+        }, this.#timeoutMs);
+      });
+      return Promise.race([p, t]).finally(() => clearTimeout(timer));
+    };
+    const early = async (): Promise<void> => {
+      if (failed !== undefined) throw failed;
+      // The peer answered before the body ended: it refused the upload (e.g. the drive is offline).
+      if (answered !== undefined) throw (failed = answered.statusCode === 200 ? new RpcProtocolError('early answer') : await this.#failure(answered));
+    };
+    return {
+      write: async (buffers) => {
+        await early();
+        const data = Buffer.concat(buffers as Uint8Array[]);
+        if (body.write(data)) return;
+        await deadline(new Promise<void>((resolve, reject) => {
+          const done = (): void => { body.off('drain', done); body.off('close', done); resolve(); };
+          body.on('drain', done);
+          body.on('close', done);
+          pending.catch(reject);
+        }), path);
+        await early();
+      },
+      finish: async () => {
+        await early();
+        body.end();
+        const res = await deadline(pending, path);
+        if (res.statusCode !== 200) throw await this.#failure(res);
+        try {
+          return decodeValue(((await res.body.json()) as { value?: unknown }).value);
+        } catch (err) {
+          throw this.#transportError(err, path);
+        }
+      },
+      abort: async () => {
+        failed ??= new RpcUnavailableError(this.origin, 'upload aborted');
+        ctl.abort(failed);
+        body.destroy();
+        await pending.then((res) => res.body.dump(), () => undefined);
+      },
+    };
+  }
+
+  /** Closes the pool's connections. */
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * The storage RPC served on the S3 port (SPEC §1 rule 2; protocol.ts has the wire format): this node's local
+ * drives, to its peers only. Every request under `/svc/rpc/` needs a valid node token (auth.ts): without one the
+ * answer is 403 with a JSON error and no data, before any body is read.
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { Drive } from '../../storage/index.js';
+import { verifyRpcToken } from './auth.js';
+import type { RpcCredentials } from './auth.js';
+import {
+  RPC_PREFIX, RPC_PROTOCOL_VERSION, RPC_VERSION_HEADER, SHARD_READ, SHARD_WRITE, decodeValue, encodeValue, isDriveMethod,
+} from './protocol.js';
+import { toWireError } from './rpc-errors.js';
+import type { WireError } from './rpc-errors.js';
+
+/** Options of {@link rpcPlugin}. */
+export interface RpcPluginOptions {
+  /** Root credentials; peers must present a token derived from the same ones. */
+  credentials: RpcCredentials;
+  /** This node's drives by their path (the `<drive>` URL segment). */
+  drives: ReadonlyMap<string, Drive>;
+  /** Clock for token expiry (tests). */
+  now?: () => number;
+}
+
+/** Largest shard read served in one call (a block's chunk is ≤ 1 MiB + hash). */
+const MAX_READ = 64 * 1024 * 1024;
+/** Shard data is handed to the drive in writes of about this size. */
+const WRITE_BATCH = 256 * 1024;
+const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
+
+function sendError(reply: FastifyReply, status: number, error: WireError): FastifyReply {
+  return reply.code(status).type('application/json').send({ error });
+}
+
+function driveOf(request: FastifyRequest, drives: ReadonlyMap<string, Drive>): Drive | undefined {
+  const { drive } = request.params as { drive: string };
+  return drives.get(drive);
+}
+
+function argsOf(body: unknown): unknown[] {
+  const args = decodeValue((body as { args?: unknown } | null)?.args);
+  if (!Array.isArray(args)) throw Object.assign(new Error('request body must be {"args":[…]}'), { statusCode: 400 });
+  return args;
+}
+
+async function writeShard(drive: Drive, sysPath: string, body: IncomingMessage): Promise<void> {
+  const writer = await drive.createShardWriter(sysPath);
+  try {
+    let batch: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body) {
+      batch.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      if (size >= WRITE_BATCH) {
+        await writer.write(batch);
+        batch = [];
+        size = 0;
+      }
+    }
+    if (size > 0) await writer.write(batch);
+    await writer.close();
+  } catch (err) {
+    await writer.abort();
+    throw err;
+  }
+}
+
+/**
+ * Fastify plugin serving `POST|PUT /svc/rpc/drive/<drive>/<method>` for `opts.drives`. Register it on the S3
+ * listener beside the S3 plugin (its routes are more specific than the S3 catch-all).
+ */
+export const rpcPlugin: FastifyPluginAsync<RpcPluginOptions> = async (app, opts) => {
+  const now = opts.now ?? Date.now;
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_req, body, done) => {
+    try {
+      done(null, JSON.parse((body as Buffer).toString('utf8')));
+    } catch {
+      done(Object.assign(new Error('request body is not JSON'), { statusCode: 400 }), undefined);
+    }
+  });
+  // Shard data stays a stream: the handler reads request.raw with backpressure.
+  app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!verifyRpcToken(request.headers.authorization, opts.credentials, now())) {
+      return sendError(reply, 403, { code: 'ERR_RPC_AUTH', message: 'a valid node token is required' });
+    }
+    if (request.headers[RPC_VERSION_HEADER] !== RPC_PROTOCOL_VERSION) {
+      return sendError(reply, 400, { code: 'ERR_RPC_PROTOCOL', message: `RPC protocol ${RPC_PROTOCOL_VERSION} is required` });
+    }
+    return undefined;
+  });
+
+  app.setErrorHandler((err, request, reply) => {
+    const status = (err as { statusCode?: number }).statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      return sendError(reply, 400, { code: 'ERR_RPC_PROTOCOL', message: (err as Error).message });
+    }
+    return sendError(reply, 500, toWireError(err));
+  });
+
+  app.put(`${RPC_PREFIX}/drive/:drive/${SHARD_WRITE}`, async (request, reply) => {
+    const drive = driveOf(request, opts.drives);
+    if (drive === undefined) return sendError(reply, 404, { code: 'ERR_DISK_NOT_FOUND', message: 'drive is not served by this node' });
+    const { path } = request.query as { path?: string };
+    if (typeof path !== 'string' || path === '') return sendError(reply, 400, { code: 'ERR_RPC_PROTOCOL', message: 'path is required' });
+    await writeShard(drive, path, request.raw);
+    return reply.send({ value: null });
+  });
+
+  app.post(`${RPC_PREFIX}/drive/:drive/:method`, async (request, reply) => {
+    const drive = driveOf(request, opts.drives);
+    if (drive === undefined) return sendError(reply, 404, { code: 'ERR_DISK_NOT_FOUND', message: 'drive is not served by this node' });
+    const { method } = request.params as { method: string };
+    const args = argsOf(request.body);
+    if (method === SHARD_READ) {
+      const [volume, key, dataDir, file, offset, length] = args;
+      if (typeof volume !== 'string' || typeof key !== 'string' || typeof dataDir !== 'string' || typeof file !== 'string'
+        || !Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || (offset as number) < 0 || (length as number) < 0
+        || (length as number) > MAX_READ) {
+        return sendError(reply, 400, { code: 'ERR_RPC_PROTOCOL', message: 'shard-read needs [volume, key, dataDir, file, offset, length]' });
+      }
+      const reader = await drive.openShardReader(volume, key, dataDir, file);
+      try {
+        const data = await reader.read(offset as number, length as number);
+        return reply.type('application/octet-stream').send(data);
+      } finally {
+        await reader.close();
+      }
+    }
+    if (!isDriveMethod(method)) return sendError(reply, 400, { code: 'ERR_RPC_PROTOCOL', message: `unknown drive method ${method}` });
+    const fn = drive[method] as (...a: unknown[]) => Promise<unknown>;
+    const value = await fn.apply(drive, args);
+    return reply.send({ value: encodeValue(value) });
+  });
+
+  // Anything else under the prefix: authenticated by the hook above, then refused.
+  app.route({
+    method: [...ALL_METHODS], url: `${RPC_PREFIX}/*`,
+    handler: async (_request, reply) => sendError(reply, 404, { code: 'ERR_RPC_PROTOCOL', message: 'unknown RPC route' }),
+  });
+};
+
+Object.assign(rpcPlugin, { [Symbol.for('plugin-meta')]: { name: 'svc-rpc', fastify: '5.x' } });
