@@ -4,7 +4,7 @@
  * (a remote drive implements it); every typed storage error.
  */
 export type {
-  BucketInfo, ByteRange, ChecksumAlgorithm, CompletePart, ListObjectsOptions, ListObjectsResult, ListPartsResult,
+  BucketConfigKind, BucketInfo, ByteRange, ChecksumAlgorithm, CompletePart, ListObjectsOptions, ListObjectsResult, ListPartsResult,
   ListUploadsOptions, ListUploadsResult, MultipartUploadInfo, NamespaceLocker, ObjectInfo, ObjectLayer,
   ObjectMetadataInput, ObjectTag, OpenObject, OpenStorageOptions, PartInfo, PutObjectOptions, Storage, StorageHealth,
   StorageLogger, SystemMetadataName,

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthenticatedRequest } from '../../auth/index.js';
+import type { VerifiedRequest } from '../../auth/index.js';
 import type { ObjectLayer } from '../../storage/index.js';
 import type { OwnerView } from './xml/responses.js';
 
@@ -18,12 +18,22 @@ export interface S3Context {
   /** Decoded query parameters (first value wins). */
   readonly query: Readonly<Record<string, string>>;
   readonly headers: IncomingHttpHeaders;
-  readonly auth: AuthenticatedRequest;
-  /** The single owner of every bucket: the authenticated access key (no ACLs on this server). */
+  /** The verified signature, or `{ anonymous: true }` for a request the bucket policy allowed without one. */
+  readonly auth: VerifiedRequest;
+  /**
+   * The single owner of every bucket: the authenticated access key (no ACLs on this server); anonymous
+   * requests see the placeholder ANONYMOUS_OWNER.
+   */
   readonly owner: OwnerView;
   /** True when the bucket came from the Host header (virtual-hosted style), not from the path. */
   readonly virtualHosted: boolean;
 }
+
+/**
+ * Owner shown to anonymous requests (ListObjects with FetchOwner, ListParts…). AWS shows the bucket
+ * owner's canonical id; buckets here have no stored owner, so a fixed placeholder stands in.
+ */
+export const ANONYMOUS_OWNER: OwnerView = { id: 'anonymous', displayName: 'anonymous' };
 
 /** The first value of a request header. */
 export function header(ctx: Pick<S3Context, 'headers'>, name: string): string | undefined {

@@ -11,11 +11,12 @@ import { uploadPartCopy } from './operations/upload-part-copy.js';
 import {
   deleteBucketTagging, deleteObjectTagging, getBucketTagging, getObjectTagging, putBucketTagging, putObjectTagging,
 } from './operations/tagging.js';
+import { deleteBucketCors, getBucketCors, preflightCors, putBucketCors } from './operations/cors.js';
 import {
   abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listParts, uploadPart,
 } from './operations/multipart.js';
 
-/** Hands an authenticated request to its operation handler (exhaustive over S3Operation). */
+/** Hands an authorized request (or an unauthenticated CORS preflight) to its operation handler (exhaustive over S3Operation). */
 export async function dispatch(ctx: S3Context, op: S3Operation): Promise<FastifyReply> {
   switch (op.op) {
     case 'ListBuckets': return listBuckets(ctx);
@@ -26,6 +27,10 @@ export async function dispatch(ctx: S3Context, op: S3Operation): Promise<Fastify
     case 'GetBucketTagging': return getBucketTagging(ctx, op.bucket);
     case 'PutBucketTagging': return putBucketTagging(ctx, op.bucket);
     case 'DeleteBucketTagging': return deleteBucketTagging(ctx, op.bucket);
+    case 'GetBucketCors': return getBucketCors(ctx, op.bucket);
+    case 'PutBucketCors': return putBucketCors(ctx, op.bucket);
+    case 'DeleteBucketCors': return deleteBucketCors(ctx, op.bucket);
+    case 'PreflightCors': return preflightCors(ctx, op.bucket);
     case 'ListObjectsV1': return listObjectsV1(ctx, op.bucket);
     case 'ListObjectsV2': return listObjectsV2(ctx, op.bucket);
     case 'ListMultipartUploads': return listMultipartUploads(ctx, op.bucket);

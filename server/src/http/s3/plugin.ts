@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { newHostId, newRequestId } from '../shared/index.js';
-import { verifyRequest, type LookupSecret } from '../../auth/index.js';
+import { verifyRequest, type AnonymousRequest, type LookupSecret } from '../../auth/index.js';
 import type { ObjectLayer } from '../../storage/index.js';
 import { resolveOperation } from './router.js';
 import { normalizeDomains, pathStylePath, virtualHostBucket } from './virtual-host.js';
@@ -8,7 +8,8 @@ import { S3Error } from './s3-error.js';
 import { HOST_ID_HEADER, REQUEST_ID_HEADER, sendS3Error } from './reply-error.js';
 import { dispatch } from './dispatch.js';
 import { SERVER_NAME } from './server-name.js';
-import type { S3Context } from './context.js';
+import { ANONYMOUS_OWNER, type S3Context } from './context.js';
+import { applyActualCors } from './operations/cors.js';
 
 /** Options of s3Plugin; services are injected by the composition root (STYLE.md convention 6). */
 export interface S3PluginOptions {
@@ -27,6 +28,13 @@ export interface S3PluginOptions {
 
 /** Methods the S3 API uses; anything else never reaches a handler. */
 const METHODS = ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'PATCH'] as const;
+
+/** The identity of a CORS preflight: never authenticated, and it has no body. */
+const PREFLIGHT_AUTH: AnonymousRequest = Object.freeze({ anonymous: true as const, payload: 'unsigned' as const });
+
+function firstHeader(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
 
 function splitUrl(url: string): { rawPath: string; rawQuery: string } {
   const q = url.indexOf('?');
@@ -70,13 +78,22 @@ export const s3Plugin: FastifyPluginAsync<S3PluginOptions> = async (app, opts) =
       // Routing sees the path-style form; the signature is checked over the path exactly as sent.
       const routedPath = vhostBucket === undefined ? rawPath : pathStylePath(vhostBucket, rawPath);
       const op = resolveOperation({ method: request.method, rawPath: routedPath, query, headers });
-      const auth = await verifyRequest(
-        { method: request.method, rawPath, rawQuery, headers, rawHeaders: request.raw.rawHeaders },
-        opts.lookupSecret,
-        { now: now() },
-      );
+      const origin = firstHeader(headers.origin);
+      // Set before authentication and authorization so that a browser can also read the error of a refused request.
+      if (origin !== undefined && op.op !== 'PreflightCors' && 'bucket' in op) {
+        await applyActualCors(opts.objectLayer, reply, op.bucket, origin, request.method);
+      }
+      // A CORS preflight carries no credentials by design (Fetch standard, CORS-preflight fetch): answered
+      // from the bucket's CORS rules alone.
+      const auth = op.op === 'PreflightCors'
+        ? PREFLIGHT_AUTH
+        : await verifyRequest(
+          { method: request.method, rawPath, rawQuery, headers, rawHeaders: request.raw.rawHeaders },
+          opts.lookupSecret,
+          { now: now() },
+        );
       // Every S3 operation needs a signed request; there are no public buckets on this server.
-      if (auth.anonymous) throw new S3Error('AccessDenied');
+      if (auth.anonymous && op.op !== 'PreflightCors') throw new S3Error('AccessDenied');
       const ctx: S3Context = {
         layer: opts.objectLayer,
         region: opts.region,
@@ -87,7 +104,7 @@ export const s3Plugin: FastifyPluginAsync<S3PluginOptions> = async (app, opts) =
         query,
         headers,
         auth,
-        owner: { id: auth.accessKey, displayName: auth.accessKey },
+        owner: auth.anonymous ? ANONYMOUS_OWNER : { id: auth.accessKey, displayName: auth.accessKey },
         virtualHosted: vhostBucket !== undefined,
       };
       return await dispatch(ctx, op);

@@ -7,6 +7,12 @@ export const REQUEST_ID_HEADER = 'x-amz-request-id';
 /** Extended request id header. */
 export const HOST_ID_HEADER = 'x-amz-id-2';
 
+// CORS headers stay: without them a browser cannot read why a cross-origin request failed.
+function keptOnError(name: string): boolean {
+  return name === REQUEST_ID_HEADER || name === HOST_ID_HEADER || name === 'server' || name === 'connection'
+    || name === 'vary' || name.startsWith('access-control-');
+}
+
 function headerText(reply: FastifyReply, name: string): string {
   const v = reply.getHeader(name);
   return typeof v === 'string' ? v : '';
@@ -29,7 +35,7 @@ export function sendS3Error(request: FastifyRequest, reply: FastifyReply, err: u
   // A request body we did not read must not be parsed as the next request on a kept-alive connection.
   if (!request.raw.complete) reply.header('connection', 'close');
   for (const name of Object.keys(reply.getHeaders())) {
-    if (name !== REQUEST_ID_HEADER && name !== HOST_ID_HEADER && name !== 'server' && name !== 'connection') reply.removeHeader(name);
+    if (!keptOnError(name)) reply.removeHeader(name);
   }
   reply.code(error.status);
   if (request.method === 'HEAD') return reply.send();

@@ -52,6 +52,11 @@ const routes: Array<[string, string, S3Operation, RouteInput['headers']?]> = [
   ['GET', '/bucket/key?tagging', { op: 'GetObjectTagging', bucket: 'bucket', key: 'key' }],
   ['PUT', '/bucket/key?tagging&versionId=null', { op: 'PutObjectTagging', bucket: 'bucket', key: 'key' }],
   ['DELETE', '/bucket/key?tagging', { op: 'DeleteObjectTagging', bucket: 'bucket', key: 'key' }],
+  ['GET', '/bucket?cors', { op: 'GetBucketCors', bucket: 'bucket' }],
+  ['PUT', '/bucket?cors', { op: 'PutBucketCors', bucket: 'bucket' }],
+  ['DELETE', '/bucket?cors', { op: 'DeleteBucketCors', bucket: 'bucket' }],
+  ['OPTIONS', '/bucket', { op: 'PreflightCors', bucket: 'bucket' }],
+  ['OPTIONS', '/bucket/a/key?uploads', { op: 'PreflightCors', bucket: 'bucket', key: 'a/key' }],
 ];
 
 for (const [method, target, expected, headers] of routes) {
@@ -62,6 +67,7 @@ for (const [method, target, expected, headers] of routes) {
 
 const failures: Array<[string, string, S3ErrorCode, RouteInput['headers']?]> = [
   ['PUT', '/', 'MethodNotAllowed'],
+  ['OPTIONS', '/', 'MethodNotAllowed'],
   ['DELETE', '/', 'MethodNotAllowed'],
   ['PATCH', '/bucket/key', 'MethodNotAllowed'],
   ['POST', '/bucket/key', 'MethodNotAllowed'],

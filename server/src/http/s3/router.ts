@@ -16,6 +16,10 @@ export type S3Operation =
   | { op: 'GetBucketTagging'; bucket: string }
   | { op: 'PutBucketTagging'; bucket: string }
   | { op: 'DeleteBucketTagging'; bucket: string }
+  | { op: 'GetBucketCors'; bucket: string }
+  | { op: 'PutBucketCors'; bucket: string }
+  | { op: 'DeleteBucketCors'; bucket: string }
+  | { op: 'PreflightCors'; bucket: string; key?: string }
   | { op: 'ListObjectsV1'; bucket: string }
   | { op: 'ListObjectsV2'; bucket: string }
   | { op: 'ListMultipartUploads'; bucket: string }
@@ -50,7 +54,7 @@ export interface RouteInput {
 // Sub-resources of the S3 API we recognise but do not implement: answer NotImplemented rather than
 // silently treating e.g. `PUT ?tagging` as a PutObject that would overwrite the object.
 const UNSUPPORTED_SUBRESOURCES = [
-  'accelerate', 'acl', 'analytics', 'attributes', 'cors', 'encryption', 'intelligent-tiering', 'inventory',
+  'accelerate', 'acl', 'analytics', 'attributes', 'encryption', 'intelligent-tiering', 'inventory',
   'legal-hold', 'lifecycle', 'logging', 'metadataTable', 'metrics', 'notification', 'object-lock',
   'ownershipControls', 'policy', 'policyStatus', 'publicAccessBlock', 'replication', 'requestPayment',
   'restore', 'retention', 'select', 'torrent', 'versioning', 'versions', 'website',
@@ -144,6 +148,7 @@ function bucketOperation(method: string, bucket: string, input: RouteInput): S3O
     case 'GET':
       if (has(query, 'location')) return { op: 'GetBucketLocation', bucket };
       if (has(query, 'uploads')) return { op: 'ListMultipartUploads', bucket };
+      if (has(query, 'cors')) return { op: 'GetBucketCors', bucket };
       rejectUnsupported(query);
       if (has(query, 'tagging')) return { op: 'GetBucketTagging', bucket };
       if (query['list-type'] === '2') return { op: 'ListObjectsV2', bucket };
@@ -152,10 +157,12 @@ function bucketOperation(method: string, bucket: string, input: RouteInput): S3O
     case 'HEAD':
       return { op: 'HeadBucket', bucket };
     case 'PUT':
+      if (has(query, 'cors')) return { op: 'PutBucketCors', bucket };
       rejectUnsupported(query);
       if (has(query, 'tagging')) return { op: 'PutBucketTagging', bucket };
       return { op: 'CreateBucket', bucket };
     case 'DELETE':
+      if (has(query, 'cors')) return { op: 'DeleteBucketCors', bucket };
       rejectUnsupported(query);
       if (has(query, 'tagging')) return { op: 'DeleteBucketTagging', bucket };
       return { op: 'DeleteBucket', bucket };
@@ -163,6 +170,9 @@ function bucketOperation(method: string, bucket: string, input: RouteInput): S3O
       if (has(query, 'delete')) return { op: 'DeleteObjects', bucket };
       rejectUnsupported(query);
       throw new S3Error('NotImplemented', { message: 'POST object uploads (browser forms) are not implemented by this server.' });
+    case 'OPTIONS':
+      // A CORS preflight (https://docs.aws.amazon.com/AmazonS3/latest/API/API_OPTIONSobject.html).
+      return { op: 'PreflightCors', bucket };
     default:
       throw methodNotAllowed(method, `/${bucket}`);
   }
@@ -210,6 +220,8 @@ function objectOperation(method: string, bucket: string, key: string, input: Rou
       if (uploadId !== undefined) return { op: 'CompleteMultipartUpload', bucket, key, uploadId };
       rejectUnsupported(query);
       throw methodNotAllowed(method, `/${bucket}/${key}`);
+    case 'OPTIONS':
+      return { op: 'PreflightCors', bucket, key };
     default:
       throw methodNotAllowed(method, `/${bucket}/${key}`);
   }

@@ -5,6 +5,12 @@
  */
 export const S3_ERRORS = {
   AccessDenied: { status: 403, message: 'Access Denied.' },
+  // CORS preflight refusals (https://docs.aws.amazon.com/AmazonS3/latest/userguide/cors-troubleshooting.html).
+  AccessForbidden: {
+    status: 403,
+    message: 'CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, request method / '
+      + 'Access-Control-Request-Method or Access-Control-Request-Headers are not whitelisted by the resource\'s CORS spec.',
+  },
   AuthorizationHeaderMalformed: { status: 400, message: 'The authorization header you provided is invalid.' },
   AuthorizationQueryParametersError: { status: 400, message: 'Error parsing the X-Amz-Credential parameter.' },
   BadRequest: { status: 400, message: 'Bad Request.' },
@@ -29,6 +35,7 @@ export const S3_ERRORS = {
   InvalidTag: { status: 400, message: 'The tag provided was not a valid tag.' },
   InvalidURI: { status: 400, message: 'The specified URI couldn\'t be parsed.' },
   KeyTooLongError: { status: 400, message: 'Your key is too long.' },
+  MalformedPolicy: { status: 400, message: 'Policies must be valid JSON and the first byte must be \'{\'' },
   MalformedTrailerError: { status: 400, message: 'The request contained trailing data that was not well-formed or did not conform to our published schema.' },
   MalformedXML: { status: 400, message: 'The XML that you provided was not well formed or did not validate against our published schema.' },
   MaxMessageLengthExceeded: { status: 400, message: 'Your request was too large.' },
@@ -38,6 +45,8 @@ export const S3_ERRORS = {
   MissingRequestBodyError: { status: 400, message: 'Request body is empty.' },
   MissingSecurityHeader: { status: 400, message: 'Your request is missing a required header.' },
   NoSuchBucket: { status: 404, message: 'The specified bucket does not exist.' },
+  NoSuchBucketPolicy: { status: 404, message: 'The bucket policy does not exist' },
+  NoSuchCORSConfiguration: { status: 404, message: 'The CORS configuration does not exist' },
   NoSuchKey: { status: 404, message: 'The specified key does not exist.' },
   NoSuchTagSet: { status: 404, message: 'The TagSet does not exist.' },
   NoSuchUpload: { status: 404, message: 'The specified multipart upload does not exist. The upload ID might not be valid, or the multipart upload might have been aborted or completed.' },

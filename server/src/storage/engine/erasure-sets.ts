@@ -8,13 +8,14 @@ import type { HealQueue } from './heal-queue.js';
 import { listObjects } from './listing.js';
 import { abortUpload, completeUpload, createUpload, listParts, listSetUploads, putPart, toUploadInfo } from './multipart.js';
 import type {
-  BucketInfo, ChecksumAlgorithm, CompletePart, ListObjectsOptions, ListObjectsResult, ListPartsResult, ListUploadsOptions,
+  BucketConfigKind, BucketInfo, ChecksumAlgorithm, CompletePart, ListObjectsOptions, ListObjectsResult, ListPartsResult, ListUploadsOptions,
   ListUploadsResult, ObjectInfo, ObjectLayer, ObjectMetadataInput, ObjectTag, OpenObject, PartInfo, PutObjectOptions, StorageHealth,
 } from './object-layer.js';
 import { checkObjectName, compareUtf8 } from './object-name.js';
 import { openObject } from './object-read.js';
 import { putObject } from './object-write.js';
 import { getBucketTags, putBucketTags, putObjectTags } from './tagging.js';
+import { getBucketConfig, putBucketConfig } from './bucket-config.js';
 import { setIndexFor } from './placement.js';
 import {
   BucketExistsError, BucketNotEmptyError, BucketNotFoundError, InsufficientReadQuorumError, InsufficientWriteQuorumError,
@@ -176,6 +177,16 @@ export class ErasureSets implements ObjectLayer {
   async putBucketTags(bucket: string, tags: ObjectTag[] | undefined): Promise<void> {
     if (!BUCKET_RE.test(bucket)) throw new BucketNotFoundError(bucket);
     return putBucketTags(this.sets, bucket, tags);
+  }
+
+  async getBucketConfig(bucket: string, kind: BucketConfigKind): Promise<string | undefined> {
+    if (!BUCKET_RE.test(bucket)) throw new BucketNotFoundError(bucket);
+    return getBucketConfig(this.sets, bucket, kind);
+  }
+
+  async putBucketConfig(bucket: string, kind: BucketConfigKind, data: string | undefined): Promise<void> {
+    if (!BUCKET_RE.test(bucket)) throw new BucketNotFoundError(bucket);
+    return putBucketConfig(this.sets, bucket, kind, data);
   }
 
   async deleteObject(bucket: string, key: string): Promise<void> {

@@ -1,6 +1,6 @@
 /** Public names of the engine layer: the ObjectLayer contract, its implementation, and engine errors. */
 export type {
-  BucketInfo, ByteRange, ChecksumAlgorithm, CompletePart, ListObjectsOptions, ListObjectsResult, ListPartsResult,
+  BucketConfigKind, BucketInfo, ByteRange, ChecksumAlgorithm, CompletePart, ListObjectsOptions, ListObjectsResult, ListPartsResult,
   ListUploadsOptions, ListUploadsResult, MultipartUploadInfo, ObjectInfo, ObjectLayer, ObjectMetadataInput, ObjectTag, OpenObject,
   PartInfo, PutObjectOptions, StorageHealth, SystemMetadataName,
 } from './object-layer.js';

@@ -159,6 +159,12 @@ export interface StorageHealth {
   healingDrives: number;
 }
 
+/**
+ * Kinds of bucket configuration documents the bucket record can hold (one document per kind). New kinds
+ * are added here; records written before a kind existed simply lack it.
+ */
+export type BucketConfigKind = 'cors' | 'policy';
+
 export interface ObjectLayer {
   makeBucket(bucket: string): Promise<void>;
   getBucketInfo(bucket: string): Promise<BucketInfo>;
@@ -178,6 +184,13 @@ export interface ObjectLayer {
   getBucketTags(bucket: string): Promise<ObjectTag[] | undefined>;
   /** Replaces the bucket's tag set (undefined removes it) in the bucket record on every drive. */
   putBucketTags(bucket: string, tags: ObjectTag[] | undefined): Promise<void>;
+  /** The bucket's configuration document of `kind` as last stored, or undefined when none. */
+  getBucketConfig(bucket: string, kind: BucketConfigKind): Promise<string | undefined>;
+  /**
+   * Replaces the bucket's configuration document of `kind` (undefined removes it) in the bucket record on
+   * every drive; the tags and the other kinds are kept. The document is opaque to the engine.
+   */
+  putBucketConfig(bucket: string, kind: BucketConfigKind, data: string | undefined): Promise<void>;
   /** Idempotent: deleting a missing key succeeds (S3 semantics). */
   deleteObject(bucket: string, key: string): Promise<void>;
   listObjects(bucket: string, opts: ListObjectsOptions): Promise<ListObjectsResult>;

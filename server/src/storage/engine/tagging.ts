@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { VolumeNotFoundError } from '../drive/index.js';
-import { countOk, majorityQuorum, writeQuorum } from '../erasure/index.js';
-import { decodeBucketRecord, encodeBucketRecord, encodeObjectMeta } from '../format/index.js';
+import { countOk, writeQuorum } from '../erasure/index.js';
+import { encodeObjectMeta } from '../format/index.js';
 import type { BucketRecord, ObjectMeta } from '../format/index.js';
 import type { ErasureSet } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
 import type { ObjectInfo, ObjectTag } from './object-layer.js';
-import { BucketNotFoundError, InsufficientReadQuorumError, InsufficientWriteQuorumError } from './storage-errors.js';
+import { InsufficientWriteQuorumError } from './storage-errors.js';
+import { mergeBucketRecords, nextModTime, readBucketRecords, updateBucketRecord } from './bucket-record.js';
 
 /**
  * Tag sets (S3 object and bucket tagging). Object tags live in the object's metadata record, so a tag
@@ -52,61 +52,21 @@ export async function putObjectTags(set: ErasureSet, bucket: string, key: string
   }
 }
 
-/** The decodable bucket records of every drive; BucketNotFoundError when a majority lacks the bucket. */
-async function readBucketRecords(sets: readonly ErasureSet[], bucket: string): Promise<BucketRecord[]> {
-  const results = (await Promise.all(sets.map((s) => s.each((d) => d.statVolume(bucket))))).flat();
-  const records: BucketRecord[] = [];
-  let missing = 0;
-  let found = 0;
-  let answered = 0;
-  for (const r of results) {
-    if (r.ok) {
-      answered++;
-      found++;
-      try { records.push(decodeBucketRecord(r.value)); } catch { /* legacy record without content */ }
-    } else if (r.error instanceof VolumeNotFoundError) {
-      answered++;
-      missing++;
-    }
-  }
-  if (answered === 0) throw new InsufficientReadQuorumError(`no drive answered for bucket ${bucket}`);
-  // Creates and deletes reach a majority, so a majority of the answering drives decides (as getBucketInfo).
-  if (found === 0 || found < missing) throw new BucketNotFoundError(bucket);
-  return records;
-}
-
-/** The newest record's tags (drives that missed a change hold an older tagsModTime). */
-function newestTags(records: readonly BucketRecord[]): ObjectTag[] | undefined {
-  let best: BucketRecord | undefined;
-  for (const r of records) if (best === undefined || (r.tagsModTime ?? 0) > (best.tagsModTime ?? 0)) best = r;
-  return best?.tags === undefined ? undefined : copyTags(best.tags);
-}
-
 /** GetBucketTagging: the tag set of `bucket`, undefined when none. */
 export async function getBucketTags(sets: readonly ErasureSet[], bucket: string): Promise<ObjectTag[] | undefined> {
-  return newestTags(await readBucketRecords(sets, bucket));
+  const tags = mergeBucketRecords(await readBucketRecords(sets, bucket)).tags;
+  return tags === undefined ? undefined : copyTags(tags);
 }
 
 /**
- * Put/DeleteBucketTagging: rewrites the bucket record on every drive (the creation time is kept),
- * under a bucket-wide lock; needs a majority of each set's drives, as bucket creation does.
+ * Put/DeleteBucketTagging: rewrites the bucket record on every drive (creation time and configuration
+ * documents are kept), under a bucket-wide lock; needs a majority of each set's drives, as bucket creation does.
  */
 export async function putBucketTags(sets: readonly ErasureSet[], bucket: string, tags: readonly ObjectTag[] | undefined): Promise<void> {
-  const unlock = await sets[0]!.locker.lock(`.bucket-meta/${bucket}`);
-  try {
-    const records = await readBucketRecords(sets, bucket);
-    const created = records.length > 0 ? Math.min(...records.map((r) => r.created)) : 0;
-    const record: BucketRecord = { created, tagsModTime: Date.now() };
+  await updateBucketRecord(sets, bucket, (current) => {
+    const { tags: _old, ...rest } = current;
+    const record: BucketRecord = { ...rest, tagsModTime: nextModTime(current.tagsModTime) };
     if (tags !== undefined) record.tags = copyTags(tags);
-    const data = encodeBucketRecord(record);
-    const results = await Promise.all(sets.map((s) => s.each((d) => d.writeVolumeMeta(bucket, data))));
-    sets.forEach((s, i) => {
-      const ok = countOk(results[i]!);
-      if (ok < majorityQuorum(s.n)) {
-        throw new InsufficientWriteQuorumError(`cannot update bucket ${bucket}: set ${i} has ${ok} of ${s.n} drives`);
-      }
-    });
-  } finally {
-    unlock();
-  }
+    return record;
+  });
 }

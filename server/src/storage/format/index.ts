@@ -7,4 +7,4 @@ export type { ErasureInfo, ObjectMeta, ObjectTagMeta, PartMeta } from './object-
 export {
   decodeBucketRecord, decodePartRecord, decodeUploadRecord, encodeBucketRecord, encodePartRecord, encodeUploadRecord,
 } from './sys-records.js';
-export type { BucketRecord, PartRecord, UploadRecord } from './sys-records.js';
+export type { BucketConfigEntry, BucketRecord, PartRecord, UploadRecord } from './sys-records.js';

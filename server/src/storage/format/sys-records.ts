@@ -15,6 +15,20 @@ export interface BucketRecord {
   tags?: Array<{ key: string; value: string }>;
   /** Milliseconds since the epoch of the last tag change; the newest record wins when drives disagree. */
   tagsModTime?: number;
+  /**
+   * Bucket configuration documents (CORS, policy…) by kind, each with its own change time so drives that
+   * missed a change are outvoted per kind. An entry without `data` records a deletion (a tombstone, so a
+   * stale drive cannot bring the old document back). Added without a version bump (optional field).
+   */
+  configs?: Record<string, BucketConfigEntry>;
+}
+
+/** One bucket configuration document in a bucket record. */
+export interface BucketConfigEntry {
+  /** Milliseconds since the epoch of the last change of this kind. */
+  modTime: number;
+  /** The document as the API layer stored it; absent when deleted. */
+  data?: string;
 }
 
 /** Version 1 multipart upload record. */
@@ -71,11 +85,12 @@ function tagList(what: string, v: unknown): Array<{ key: string; value: string }
 
 /** Encodes a bucket record (optional fields only when set). */
 export function encodeBucketRecord(r: BucketRecord): Buffer {
-  const { tags, tagsModTime, ...rest } = r;
+  const { tags, tagsModTime, configs, ...rest } = r;
   return encodeEnvelope('SVCB', 1, {
     ...rest,
     ...(tags !== undefined ? { tags } : {}),
     ...(tagsModTime !== undefined ? { tagsModTime } : {}),
+    ...(configs !== undefined && Object.keys(configs).length > 0 ? { configs } : {}),
   });
 }
 /** Decodes any known bucket record version. */
@@ -87,7 +102,19 @@ export function decodeBucketRecord(data: Uint8Array): BucketRecord {
   const r: BucketRecord = { created: need<number>(what, o, 'created', 'number') };
   if (o.tags !== undefined) r.tags = tagList(what, o.tags);
   if (typeof o.tagsModTime === 'number') r.tagsModTime = o.tagsModTime;
+  if (o.configs !== undefined) r.configs = configMap(what, o.configs);
   return r;
+}
+
+function configMap(what: string, v: unknown): Record<string, BucketConfigEntry> {
+  const out: Record<string, BucketConfigEntry> = {};
+  for (const [kind, e] of Object.entries(asMap(what, v))) {
+    const o = asMap(what, e);
+    const entry: BucketConfigEntry = { modTime: need<number>(what, o, 'modTime', 'number') };
+    if (o.data !== undefined) entry.data = need<string>(what, o, 'data', 'string');
+    out[kind] = entry;
+  }
+  return out;
 }
 
 /** Encodes an upload record. */

@@ -36,7 +36,11 @@ const parser = new XMLParser({
 });
 
 // Elements that may repeat in the request bodies we accept.
-const ARRAY_PATHS = new Set(['Delete.Object', 'CompleteMultipartUpload.Part', 'Tagging.TagSet.Tag']);
+const ARRAY_PATHS = new Set([
+  'Delete.Object', 'CompleteMultipartUpload.Part', 'Tagging.TagSet.Tag', 'CORSConfiguration.CORSRule',
+  'CORSConfiguration.CORSRule.AllowedOrigin', 'CORSConfiguration.CORSRule.AllowedMethod',
+  'CORSConfiguration.CORSRule.AllowedHeader', 'CORSConfiguration.CORSRule.ExposeHeader',
+]);
 
 function malformed(message?: string, cause?: unknown): S3Error {
   return new S3Error('MalformedXML', { ...(message !== undefined ? { message } : {}), cause });
@@ -86,6 +90,17 @@ export function elementsOf(node: Exclude<XmlNode, string>, name: string): Array<
   return list.map((item) => {
     if (item === '') return {};
     if (typeof item !== 'object') throw malformed(`${name} must contain elements.`);
+    return item;
+  });
+}
+
+/** The texts of the repeated text children named `name` (always an array); an element with children is MalformedXML. */
+export function textsOf(node: Exclude<XmlNode, string>, name: string): string[] {
+  const v = node[name];
+  if (v === undefined) return [];
+  const list = Array.isArray(v) ? v : [v];
+  return list.map((item) => {
+    if (typeof item !== 'string') throw malformed(`${name} must be a text element.`);
     return item;
   });
 }
