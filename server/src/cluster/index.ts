@@ -1,3 +1,9 @@
 /** Public names of the cluster layer (STYLE.md convention 15: explicit list, no `export *`). */
 export { parseTopology } from './topology.js';
 export type { Endpoint, NodeIdentity, PoolTopology, Topology, TopologyOptions } from './topology.js';
+export { RemoteDrive } from './remote-drive.js';
+export type { RemoteDriveOptions } from './remote-drive.js';
+export {
+  RPC_PREFIX, RpcAuthError, RpcClient, RpcProtocolError, RpcUnavailableError, makeRpcToken, rpcPlugin, verifyRpcToken,
+} from './rpc/index.js';
+export type { RpcClientOptions, RpcCredentials, RpcPluginOptions } from './rpc/index.js';

@@ -1,0 +1,133 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import {
+  DiskNotFoundError, FileNotFoundError, InsufficientReadQuorumError, InsufficientWriteQuorumError, LocalDrive, openStorage,
+} from '../storage/index.js';
+import type { Drive, Storage } from '../storage/index.js';
+import { RemoteDrive } from './remote-drive.js';
+import { RpcClient, rpcPlugin } from './rpc/index.js';
+
+const creds = { accessKey: 'cluster-root', secretKey: 'cluster-secret-key' };
+const META = { system: {}, user: {} };
+
+/** A deterministic body of `size` bytes. */
+function body(size: number, seed: number): Buffer {
+  const b = Buffer.allocUnsafe(size);
+  let x = seed >>> 0;
+  for (let i = 0; i < size; i++) { x = (x * 1103515245 + 12345) >>> 0; b[i] = x >>> 24; }
+  return b;
+}
+
+async function read(st: Storage, key: string): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const c of (await st.openObject('bkt', key)).read()) parts.push(c as Buffer);
+  return Buffer.concat(parts);
+}
+
+const md5 = (b: Buffer): string => createHash('md5').update(b).digest('hex');
+
+interface Node { app: FastifyInstance; client: RpcClient; drives: RemoteDrive[] }
+
+/**
+ * One set of 6 drives: 2 local to "this node", 2 on node A, 2 on node B (each a fastify instance serving LocalDrives
+ * over rpcPlugin on 127.0.0.1:0). EC 4+2: read quorum 4, write quorum 4.
+ */
+async function cluster(t: { after(fn: () => Promise<void>): void }): Promise<{ open(): Promise<Storage>; a: Node; b: Node }> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-remote-'));
+  const opened: Storage[] = [];
+  const nodes: Node[] = [];
+  t.after(async () => {
+    for (const s of opened) await s.close().catch(() => undefined);
+    for (const n of nodes) { await n.client.close(); await n.app.close(); }
+    await rm(dir, { recursive: true, force: true });
+  });
+  const node = async (name: string): Promise<Node> => {
+    const paths = [join(dir, `${name}1`), join(dir, `${name}2`)];
+    for (const p of paths) await mkdir(p);
+    const app = Fastify();
+    await app.register(rpcPlugin, { credentials: creds, drives: new Map(paths.map((p) => [p, new LocalDrive(p)])) });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const client = new RpcClient({ origin: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, credentials: creds, timeoutMs: 2_000 });
+    const n = { app, client, drives: paths.map((path) => new RemoteDrive({ client, path })) };
+    nodes.push(n);
+    return n;
+  };
+  const a = await node('a');
+  const b = await node('b');
+  const local = [join(dir, 'l1'), join(dir, 'l2')];
+  for (const p of local) await mkdir(p);
+  const drives: Drive[] = [new LocalDrive(local[0]!), a.drives[0]!, b.drives[0]!, new LocalDrive(local[1]!), a.drives[1]!, b.drives[1]!];
+  return {
+    a, b,
+    async open() {
+      const st = await openStorage({ sets: [drives.map((d) => d.endpoint)], drives: [drives], parity: 2, driveCheckIntervalMs: 3_600_000 });
+      opened.push(st);
+      return st;
+    },
+  };
+}
+
+test('RemoteDrive: errors keep their class; a dead peer is an offline drive (DiskNotFoundError)', async (t) => {
+  const c = await cluster(t);
+  const st = await c.open();
+  await st.close();
+  const d = c.a.drives[0]!;
+  assert.equal(d.isLocal, false);
+  assert.match(d.endpoint, /^http:\/\/127\.0\.0\.1:\d+\/.+a1$/);
+  await assert.rejects(d.readMeta('nobucket', 'k'), FileNotFoundError);
+  const reader = await d.openShardReader('nobucket', 'k', '0a1b2c3d-0000-4000-8000-000000000000', 'part.1');
+  await assert.rejects(reader.read(0, 10), FileNotFoundError);
+  await c.a.app.close();
+  await assert.rejects(d.readFormat(), (err: unknown) => err instanceof DiskNotFoundError && err.message.includes(d.endpoint));
+  const w = await d.createShardWriter('tmp/x/part.1');
+  await assert.rejects(async () => { await w.write([Buffer.alloc(8)]); await w.close(); }, DiskNotFoundError);
+  await w.abort();
+});
+
+test('openStorage over local + remote drives: put/get/list/multipart, then a node loss and a second one', async (t) => {
+  const c = await cluster(t);
+  const st = await c.open();
+  await st.makeBucket('bkt');
+  const small = body(1000, 1);
+  const large = body(5 * 1024 * 1024 + 12345, 2);
+  await st.putObject('bkt', 'dir/small', Readable.from([small]), { size: small.length, metadata: META });
+  await st.putObject('bkt', 'dir/large', Readable.from([large]), { size: large.length, metadata: META });
+  assert.equal(md5(await read(st, 'dir/small')), md5(small));
+  assert.equal(md5(await read(st, 'dir/large')), md5(large));
+  const ranged: Buffer[] = [];
+  for await (const ch of (await st.openObject('bkt', 'dir/large')).read({ start: 1_000_000, end: 3_100_000 })) ranged.push(ch as Buffer);
+  assert.ok(Buffer.concat(ranged).equals(large.subarray(1_000_000, 3_100_001)));
+
+  const uploadId = await st.createMultipartUpload('bkt', 'mp', { metadata: META });
+  const p1 = body(5 * 1024 * 1024, 3);
+  const p2 = body(777, 4);
+  const e1 = await st.putObjectPart('bkt', 'mp', uploadId, 1, Readable.from([p1]), { size: p1.length });
+  const e2 = await st.putObjectPart('bkt', 'mp', uploadId, 2, Readable.from([p2]), { size: p2.length });
+  await st.completeMultipartUpload('bkt', 'mp', uploadId, [{ partNumber: 1, etag: e1.etag }, { partNumber: 2, etag: e2.etag }]);
+  assert.equal(md5(await read(st, 'mp')), md5(Buffer.concat([p1, p2])));
+  const list = await st.listObjects('bkt', { prefix: '', delimiter: '/', startAfter: '', maxKeys: 1000 });
+  assert.deepEqual([list.objects.map((o) => o.key), list.commonPrefixes], [['mp'], ['dir/']]);
+
+  // Node A goes away: 4 of 6 drives left = read and write quorum. Reads decode from parity, writes still land.
+  await c.a.app.close();
+  assert.equal(md5(await read(st, 'dir/large')), md5(large));
+  assert.equal(md5(await read(st, 'mp')), md5(Buffer.concat([p1, p2])));
+  const during = body(2 * 1024 * 1024, 5);
+  await st.putObject('bkt', 'during', Readable.from([during]), { size: during.length, metadata: META });
+  assert.equal(md5(await read(st, 'during')), md5(during));
+  const h = await st.health();
+  assert.deepEqual([h.onlineDrives, h.offlineDrives, h.writable, h.readable], [4, 2, true, true]);
+
+  // Node B too: 2 of 6 left, below both quorums: typed errors, promptly (connection refused, or the 2 s deadline).
+  await c.b.app.close();
+  await assert.rejects(read(st, 'dir/large'), InsufficientReadQuorumError);
+  await assert.rejects(st.putObject('bkt', 'after', Readable.from([small]), { size: small.length, metadata: META }), InsufficientWriteQuorumError);
+});

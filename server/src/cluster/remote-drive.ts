@@ -1,0 +1,142 @@
+/**
+ * A Drive on another node, over the storage RPC (STYLE.md convention 5: the erasure layer does not know the
+ * difference). Every call carries the client's deadline; a peer that is down, refuses our token or does not answer
+ * in time surfaces as DiskNotFoundError (an offline drive: it does not vote in a quorum and the drive monitor
+ * re-checks it), never as a hang. Errors raised by the remote drive itself arrive as their own classes.
+ */
+import type { DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from '../storage/index.js';
+import { DiskNotFoundError, FaultyDiskError, FileCorruptError } from '../storage/index.js';
+import { RpcAuthError, RpcProtocolError, RpcUnavailableError, SHARD_READ, SHARD_WRITE, drivePath } from './rpc/index.js';
+import type { DriveMethod, RpcClient, RpcUpload } from './rpc/index.js';
+
+function mapError(err: unknown, endpoint: string): Error {
+  if (err instanceof RpcUnavailableError || err instanceof RpcAuthError) return new DiskNotFoundError(endpoint, { cause: err });
+  if (err instanceof RpcProtocolError) return new FaultyDiskError(endpoint, err.message, { cause: err });
+  return err instanceof Error ? err : new FaultyDiskError(endpoint, String(err));
+}
+
+class RemoteShardWriter implements ShardWriter {
+  readonly #upload: RpcUpload;
+  readonly #endpoint: string;
+
+  constructor(upload: RpcUpload, endpoint: string) {
+    this.#upload = upload;
+    this.#endpoint = endpoint;
+  }
+
+  async write(buffers: readonly Uint8Array[]): Promise<void> {
+    try {
+      await this.#upload.write(buffers);
+    } catch (err) {
+      throw mapError(err, this.#endpoint);
+    }
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.#upload.finish();
+    } catch (err) {
+      throw mapError(err, this.#endpoint);
+    }
+  }
+
+  async abort(): Promise<void> {
+    await this.#upload.abort().catch(() => undefined);
+  }
+}
+
+class RemoteShardReader implements ShardReader {
+  readonly #drive: RemoteDrive;
+  readonly #args: readonly string[];
+
+  constructor(drive: RemoteDrive, args: readonly string[]) {
+    this.#drive = drive;
+    this.#args = args;
+  }
+
+  async read(offset: number, length: number): Promise<Buffer> {
+    const data = await this.#drive.readShardRange(this.#args, offset, length);
+    if (data.length !== length) throw new FileCorruptError(this.#drive.endpoint, this.#args[1] ?? '');
+    return data;
+  }
+
+  async close(): Promise<void> { /* stateless: nothing is held open on the peer */ }
+}
+
+/** Options of {@link RemoteDrive}. */
+export interface RemoteDriveOptions {
+  /** Client of the node that owns the drive. */
+  client: RpcClient;
+  /** The drive's path on that node. */
+  path: string;
+  /** Display name (default `<origin><path>`). */
+  endpoint?: string;
+}
+
+/** Drive port implemented over {@link RpcClient}. */
+export class RemoteDrive implements Drive {
+  readonly endpoint: string;
+  readonly isLocal = false;
+  readonly #client: RpcClient;
+  readonly #path: string;
+
+  constructor(opts: RemoteDriveOptions) {
+    this.#client = opts.client;
+    this.#path = opts.path;
+    this.endpoint = opts.endpoint ?? `${opts.client.origin}${opts.path}`;
+  }
+
+  async #call<T>(method: DriveMethod, args: readonly unknown[]): Promise<T> {
+    try {
+      return await this.#client.call(drivePath(this.#path, method), args) as T;
+    } catch (err) {
+      throw mapError(err, this.endpoint);
+    }
+  }
+
+  /** One ranged read of a committed shard file (used by the shard reader). */
+  async readShardRange(args: readonly string[], offset: number, length: number): Promise<Buffer> {
+    try {
+      return await this.#client.fetchBytes(drivePath(this.#path, SHARD_READ), [...args, offset, length]);
+    } catch (err) {
+      throw mapError(err, this.endpoint);
+    }
+  }
+
+  readFormat(): Promise<Buffer> { return this.#call('readFormat', []); }
+  async writeFormat(data: Buffer): Promise<void> { await this.#call('writeFormat', [data]); }
+  diskInfo(): Promise<DiskInfo> { return this.#call('diskInfo', []); }
+  async cleanTemp(): Promise<void> { await this.#call('cleanTemp', []); }
+
+  async makeVolume(volume: string, meta: Buffer): Promise<void> { await this.#call('makeVolume', [volume, meta]); }
+  statVolume(volume: string): Promise<Buffer> { return this.#call('statVolume', [volume]); }
+  listVolumes(): Promise<VolumeEntry[]> { return this.#call('listVolumes', []); }
+  async writeVolumeMeta(volume: string, meta: Uint8Array): Promise<void> { await this.#call('writeVolumeMeta', [volume, meta]); }
+  async deleteVolume(volume: string): Promise<void> { await this.#call('deleteVolume', [volume]); }
+
+  async createShardWriter(sysPath: string): Promise<ShardWriter> {
+    // The upload starts lazily: a refused path or an offline drive fails the first write or the close.
+    const upload = this.#client.upload(`${drivePath(this.#path, SHARD_WRITE)}?path=${encodeURIComponent(sysPath)}`);
+    return new RemoteShardWriter(upload, this.endpoint);
+  }
+
+  async writeSysFile(sysPath: string, data: Uint8Array): Promise<void> { await this.#call('writeSysFile', [sysPath, data]); }
+  readSysFile(sysPath: string): Promise<Buffer> { return this.#call('readSysFile', [sysPath]); }
+  listSysDir(sysPath: string): Promise<string[]> { return this.#call('listSysDir', [sysPath]); }
+  async renameSys(src: string, dst: string): Promise<void> { await this.#call('renameSys', [src, dst]); }
+  async deleteSysPath(sysPath: string): Promise<void> { await this.#call('deleteSysPath', [sysPath]); }
+
+  async renameData(volume: string, key: string, meta: Uint8Array, opts: RenameDataOptions): Promise<void> {
+    await this.#call('renameData', [volume, key, meta, opts]);
+  }
+
+  readMeta(volume: string, key: string): Promise<Buffer> { return this.#call('readMeta', [volume, key]); }
+
+  async openShardReader(volume: string, key: string, dataDir: string, file: string): Promise<ShardReader> {
+    // No round trip to open: a missing file fails the first read, which the decoder treats as a bad shard.
+    return new RemoteShardReader(this, [volume, key, dataDir, file]);
+  }
+
+  async deleteObject(volume: string, key: string): Promise<void> { await this.#call('deleteObject', [volume, key]); }
+  listDir(volume: string, dirKey: string): Promise<string[]> { return this.#call('listDir', [volume, dirKey]); }
+}
