@@ -1,6 +1,8 @@
 /** Public names of the cluster layer (STYLE.md convention 15: explicit list, no `export *`). */
 export { parseTopology } from './topology.js';
 export type { Endpoint, NodeIdentity, PoolTopology, Topology, TopologyOptions } from './topology.js';
+export { formatReady, probeFormats, waitForFormatQuorum } from './bootstrap.js';
+export type { FormatState, FormatWaitOptions } from './bootstrap.js';
 export { RemoteDrive } from './remote-drive.js';
 export type { RemoteDriveOptions } from './remote-drive.js';
 export {

@@ -1,0 +1,47 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LocalDrive } from '../storage/index.js';
+import type { Drive } from '../storage/index.js';
+import { formatReady, probeFormats, waitForFormatQuorum } from './bootstrap.js';
+import { RemoteDrive } from './remote-drive.js';
+import { RpcClient, RpcUnavailableError } from './rpc/index.js';
+
+test('formatReady: a majority of formats, or the formatter reaching every drive of a fresh deployment (table)', () => {
+  const cases: [number, number, number, boolean, boolean][] = [
+    // formatted, unformatted, unreachable, formatter → ready
+    [0, 4, 0, true, true],
+    [0, 4, 0, false, false],
+    [0, 3, 1, true, false],
+    [3, 0, 1, false, true],
+    [2, 0, 2, false, false],
+    [2, 2, 0, true, false],
+    [3, 1, 0, false, true],
+  ];
+  for (const [formatted, unformatted, unreachable, formatter, ready] of cases) {
+    assert.equal(formatReady({ formatted, unformatted, unreachable }, formatter), ready, JSON.stringify({ formatted, unformatted, unreachable, formatter }));
+  }
+});
+
+test('waitForFormatQuorum over real drives: an unreachable peer holds a fresh start until the deadline; formats release it', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-boot-'));
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  const client = new RpcClient({ origin: `http://127.0.0.1:${port}`, credentials: { accessKey: 'abc', secretKey: 'abcdefgh' }, timeoutMs: 500 });
+  t.after(async () => { await client.close(); await rm(dir, { recursive: true, force: true }); });
+  const locals = await Promise.all([1, 2, 3].map(async (i) => { const p = join(dir, `d${i}`); await mkdir(p); return new LocalDrive(p); }));
+  const drives: Drive[] = [...locals, new RemoteDrive({ client, path: '/srv/d1' })];
+  assert.deepEqual(await probeFormats(drives), { formatted: 0, unformatted: 3, unreachable: 1 });
+  const waits: number[] = [];
+  await assert.rejects(waitForFormatQuorum({ drives, formatter: true, timeoutMs: 50, intervalMs: 10, onWait: (s) => waits.push(s.unreachable) }),
+    (err: unknown) => err instanceof RpcUnavailableError && /0 formatted, 3 empty, 1 unreachable of 4 drives/.test((err as Error).message));
+  assert.ok(waits.length >= 1 && waits.every((u) => u === 1));
+  for (const d of locals) await d.writeFormat(Buffer.from('{}'));
+  assert.deepEqual(await waitForFormatQuorum({ drives, formatter: false, timeoutMs: 50, intervalMs: 10 }), { formatted: 3, unformatted: 0, unreachable: 1 });
+});
