@@ -39,9 +39,14 @@ export function openBody(ctx: S3Context): DecodedPayload {
  * once its payload hash/checksum verified, and checks Content-MD5 when sent (BadDigest).
  */
 export async function readXmlBody(ctx: S3Context): Promise<Buffer> {
+  return readSmallBody(ctx, MAX_XML_BODY_BYTES);
+}
+
+/** readXmlBody with another cap (BodyTooLargeError → MaxMessageLengthExceeded above `maxBytes`). */
+export async function readSmallBody(ctx: S3Context, maxBytes: number): Promise<Buffer> {
   const md5 = parseContentMd5(ctx.headers);
   const decoded = guard(decodePayload(ctx.auth, ctx.request.raw, ctx.headers));
-  const body = await readBodyCapped(decoded.stream, MAX_XML_BODY_BYTES);
+  const body = await readBodyCapped(decoded.stream, maxBytes);
   if (md5 !== undefined && !createHash('md5').update(body).digest().equals(md5)) {
     throw new S3Error('BadDigest', { message: 'The Content-MD5 you specified did not match what we received.' });
   }

@@ -25,6 +25,11 @@ export interface S3Context {
    * requests see the placeholder ANONYMOUS_OWNER.
    */
   readonly owner: OwnerView;
+  /**
+   * For anonymous requests: whether the bucket policy allows `action` on one key (DeleteObjects checks
+   * s3:DeleteObject per key). Absent for signed requests, which are always allowed.
+   */
+  readonly authorizeKey?: (bucket: string, key: string, action: string) => boolean;
   /** True when the bucket came from the Host header (virtual-hosted style), not from the path. */
   readonly virtualHosted: boolean;
 }

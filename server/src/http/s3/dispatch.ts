@@ -11,6 +11,7 @@ import { uploadPartCopy } from './operations/upload-part-copy.js';
 import {
   deleteBucketTagging, deleteObjectTagging, getBucketTagging, getObjectTagging, putBucketTagging, putObjectTagging,
 } from './operations/tagging.js';
+import { deleteBucketPolicy, getBucketPolicy, getBucketPolicyStatus, putBucketPolicy } from './operations/policy.js';
 import { deleteBucketCors, getBucketCors, preflightCors, putBucketCors } from './operations/cors.js';
 import {
   abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listParts, uploadPart,
@@ -31,6 +32,10 @@ export async function dispatch(ctx: S3Context, op: S3Operation): Promise<Fastify
     case 'PutBucketCors': return putBucketCors(ctx, op.bucket);
     case 'DeleteBucketCors': return deleteBucketCors(ctx, op.bucket);
     case 'PreflightCors': return preflightCors(ctx, op.bucket);
+    case 'GetBucketPolicy': return getBucketPolicy(ctx, op.bucket);
+    case 'PutBucketPolicy': return putBucketPolicy(ctx, op.bucket);
+    case 'DeleteBucketPolicy': return deleteBucketPolicy(ctx, op.bucket);
+    case 'GetBucketPolicyStatus': return getBucketPolicyStatus(ctx, op.bucket);
     case 'ListObjectsV1': return listObjectsV1(ctx, op.bucket);
     case 'ListObjectsV2': return listObjectsV2(ctx, op.bucket);
     case 'ListMultipartUploads': return listMultipartUploads(ctx, op.bucket);

@@ -5,6 +5,7 @@ import {
   InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError, InvalidObjectNameError, InvalidPartError, InvalidPartOrderError,
   ObjectNotFoundError, UploadNotFoundError,
 } from '../../storage/index.js';
+import { MalformedPolicyError } from '../../iam/index.js';
 import { S3Error, type S3ErrorCode } from './s3-error.js';
 
 /**
@@ -47,6 +48,7 @@ const ERROR_TABLE: ReadonlyArray<readonly [ErrorClass, Mapping]> = [
     message: 'Storage does not have enough drives online to read this object (read quorum lost); bring drives back online and retry.',
   }],
   [BodyTooLargeError, { code: 'MaxMessageLengthExceeded' }],
+  [MalformedPolicyError, { code: 'MalformedPolicy', passMessage: true }],
 ];
 
 // Compile-time guarantee that every code auth/sigv4 can raise has an entry in S3_ERRORS.

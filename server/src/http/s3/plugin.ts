@@ -10,6 +10,7 @@ import { dispatch } from './dispatch.js';
 import { SERVER_NAME } from './server-name.js';
 import { ANONYMOUS_OWNER, type S3Context } from './context.js';
 import { applyActualCors } from './operations/cors.js';
+import { authorizeAnonymous } from './authorize.js';
 
 /** Options of s3Plugin; services are injected by the composition root (STYLE.md convention 6). */
 export interface S3PluginOptions {
@@ -92,8 +93,16 @@ export const s3Plugin: FastifyPluginAsync<S3PluginOptions> = async (app, opts) =
           opts.lookupSecret,
           { now: now() },
         );
-      // Every S3 operation needs a signed request; there are no public buckets on this server.
-      if (auth.anonymous && op.op !== 'PreflightCors') throw new S3Error('AccessDenied');
+      // Signed requests are the root user's (always allowed); unsigned ones only as the bucket policy allows.
+      const authorizeKey = auth.anonymous && op.op !== 'PreflightCors'
+        ? await authorizeAnonymous(opts.objectLayer, op, {
+          // fastify's request.ip: the socket peer, or the forwarded client when the app trusts its proxy.
+          sourceIp: request.ip,
+          secure: request.protocol === 'https',
+          headers,
+          query,
+        })
+        : undefined;
       const ctx: S3Context = {
         layer: opts.objectLayer,
         region: opts.region,
@@ -106,6 +115,7 @@ export const s3Plugin: FastifyPluginAsync<S3PluginOptions> = async (app, opts) =
         auth,
         owner: auth.anonymous ? ANONYMOUS_OWNER : { id: auth.accessKey, displayName: auth.accessKey },
         virtualHosted: vhostBucket !== undefined,
+        ...(authorizeKey !== undefined ? { authorizeKey } : {}),
       };
       return await dispatch(ctx, op);
     } catch (err) {

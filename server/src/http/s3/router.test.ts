@@ -56,6 +56,10 @@ const routes: Array<[string, string, S3Operation, RouteInput['headers']?]> = [
   ['PUT', '/bucket?cors', { op: 'PutBucketCors', bucket: 'bucket' }],
   ['DELETE', '/bucket?cors', { op: 'DeleteBucketCors', bucket: 'bucket' }],
   ['OPTIONS', '/bucket', { op: 'PreflightCors', bucket: 'bucket' }],
+  ['GET', '/bucket?policy', { op: 'GetBucketPolicy', bucket: 'bucket' }],
+  ['PUT', '/bucket?policy', { op: 'PutBucketPolicy', bucket: 'bucket' }],
+  ['DELETE', '/bucket?policy', { op: 'DeleteBucketPolicy', bucket: 'bucket' }],
+  ['GET', '/bucket?policyStatus', { op: 'GetBucketPolicyStatus', bucket: 'bucket' }],
   ['OPTIONS', '/bucket/a/key?uploads', { op: 'PreflightCors', bucket: 'bucket', key: 'a/key' }],
 ];
 

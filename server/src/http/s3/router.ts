@@ -20,6 +20,10 @@ export type S3Operation =
   | { op: 'PutBucketCors'; bucket: string }
   | { op: 'DeleteBucketCors'; bucket: string }
   | { op: 'PreflightCors'; bucket: string; key?: string }
+  | { op: 'GetBucketPolicy'; bucket: string }
+  | { op: 'PutBucketPolicy'; bucket: string }
+  | { op: 'DeleteBucketPolicy'; bucket: string }
+  | { op: 'GetBucketPolicyStatus'; bucket: string }
   | { op: 'ListObjectsV1'; bucket: string }
   | { op: 'ListObjectsV2'; bucket: string }
   | { op: 'ListMultipartUploads'; bucket: string }
@@ -56,7 +60,7 @@ export interface RouteInput {
 const UNSUPPORTED_SUBRESOURCES = [
   'accelerate', 'acl', 'analytics', 'attributes', 'encryption', 'intelligent-tiering', 'inventory',
   'legal-hold', 'lifecycle', 'logging', 'metadataTable', 'metrics', 'notification', 'object-lock',
-  'ownershipControls', 'policy', 'policyStatus', 'publicAccessBlock', 'replication', 'requestPayment',
+  'ownershipControls', 'publicAccessBlock', 'replication', 'requestPayment',
   'restore', 'retention', 'select', 'torrent', 'versioning', 'versions', 'website',
 ] as const;
 
@@ -149,6 +153,8 @@ function bucketOperation(method: string, bucket: string, input: RouteInput): S3O
       if (has(query, 'location')) return { op: 'GetBucketLocation', bucket };
       if (has(query, 'uploads')) return { op: 'ListMultipartUploads', bucket };
       if (has(query, 'cors')) return { op: 'GetBucketCors', bucket };
+      if (has(query, 'policy')) return { op: 'GetBucketPolicy', bucket };
+      if (has(query, 'policyStatus')) return { op: 'GetBucketPolicyStatus', bucket };
       rejectUnsupported(query);
       if (has(query, 'tagging')) return { op: 'GetBucketTagging', bucket };
       if (query['list-type'] === '2') return { op: 'ListObjectsV2', bucket };
@@ -158,11 +164,13 @@ function bucketOperation(method: string, bucket: string, input: RouteInput): S3O
       return { op: 'HeadBucket', bucket };
     case 'PUT':
       if (has(query, 'cors')) return { op: 'PutBucketCors', bucket };
+      if (has(query, 'policy')) return { op: 'PutBucketPolicy', bucket };
       rejectUnsupported(query);
       if (has(query, 'tagging')) return { op: 'PutBucketTagging', bucket };
       return { op: 'CreateBucket', bucket };
     case 'DELETE':
       if (has(query, 'cors')) return { op: 'DeleteBucketCors', bucket };
+      if (has(query, 'policy')) return { op: 'DeleteBucketPolicy', bucket };
       rejectUnsupported(query);
       if (has(query, 'tagging')) return { op: 'DeleteBucketTagging', bucket };
       return { op: 'DeleteBucket', bucket };

@@ -37,6 +37,8 @@ export async function deleteObjects(ctx: S3Context, bucket: string): Promise<Fas
       try {
         checkObjectKey(key);
         if (versionId !== undefined && versionId !== 'null') throw new S3Error('InvalidArgument', { message: 'Invalid version id specified' });
+        // AWS authorizes DeleteObjects per key (s3:DeleteObject) and reports refusals as per-key AccessDenied.
+        if (ctx.authorizeKey !== undefined && !ctx.authorizeKey(bucket, key, 's3:DeleteObject')) throw new S3Error('AccessDenied');
         await ctx.layer.deleteObject(bucket, key);
         outcomes[i] = { key };
       } catch (err) {
