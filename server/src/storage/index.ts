@@ -7,7 +7,7 @@ export type {
   BucketConfigKind, BucketInfo, ByteRange, ChecksumAlgorithm, CompletePart, ListObjectsOptions, ListObjectsResult, ListPartsResult,
   ListUploadsOptions, ListUploadsResult, MultipartUploadInfo, NamespaceLocker, ObjectInfo, ObjectLayer,
   ObjectMetadataInput, ObjectTag, OpenObject, OpenStorageOptions, PartInfo, PutObjectOptions, Storage, StorageHealth,
-  StorageLogger, SystemMetadataName,
+  StorageLogger, SystemMetadataName, VersioningState,
 } from './engine/index.js';
 export {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, EntityTooSmallError, FormatMismatchError,

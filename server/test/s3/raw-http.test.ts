@@ -165,7 +165,7 @@ test('keys too long, metadata too large and unsupported features are refused bef
   const sse = await signedRequest(h.port, { method: 'PUT', path: `/${B}/sse`, body: 'x', headers: { 'x-amz-server-side-encryption': 'AES256' } });
   assert.equal(sse.status, 501);
   assert.equal(errorCode(sse.body), 'NotImplemented');
-  const sub = await signedRequest(h.port, { method: 'GET', path: `/${B}`, query: { versioning: '' } });
+  const sub = await signedRequest(h.port, { method: 'GET', path: `/${B}`, query: { website: '' } });
   assert.equal(sub.status, 501);
 });
 

@@ -46,6 +46,8 @@ export function requiredPermissions(op: S3Operation): PermissionCheck[] | undefi
     case 'PutBucketPolicy': return onBucket(op.bucket, 's3:PutBucketPolicy');
     case 'DeleteBucketPolicy': return onBucket(op.bucket, 's3:DeleteBucketPolicy');
     case 'GetBucketPolicyStatus': return onBucket(op.bucket, 's3:GetBucketPolicyStatus');
+    case 'GetBucketVersioning': return onBucket(op.bucket, 's3:GetBucketVersioning');
+    case 'PutBucketVersioning': return onBucket(op.bucket, 's3:PutBucketVersioning');
     case 'ListObjectsV1':
     case 'ListObjectsV2':
       return onBucket(op.bucket, 's3:ListBucket');

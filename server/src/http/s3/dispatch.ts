@@ -12,6 +12,7 @@ import {
   deleteBucketTagging, deleteObjectTagging, getBucketTagging, getObjectTagging, putBucketTagging, putObjectTagging,
 } from './operations/tagging.js';
 import { deleteBucketPolicy, getBucketPolicy, getBucketPolicyStatus, putBucketPolicy } from './operations/policy.js';
+import { getBucketVersioning, putBucketVersioning } from './operations/versioning.js';
 import { deleteBucketCors, getBucketCors, preflightCors, putBucketCors } from './operations/cors.js';
 import {
   abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listParts, uploadPart,
@@ -36,6 +37,8 @@ export async function dispatch(ctx: S3Context, op: S3Operation): Promise<Fastify
     case 'PutBucketPolicy': return putBucketPolicy(ctx, op.bucket);
     case 'DeleteBucketPolicy': return deleteBucketPolicy(ctx, op.bucket);
     case 'GetBucketPolicyStatus': return getBucketPolicyStatus(ctx, op.bucket);
+    case 'GetBucketVersioning': return getBucketVersioning(ctx, op.bucket);
+    case 'PutBucketVersioning': return putBucketVersioning(ctx, op.bucket);
     case 'ListObjectsV1': return listObjectsV1(ctx, op.bucket);
     case 'ListObjectsV2': return listObjectsV2(ctx, op.bucket);
     case 'ListMultipartUploads': return listMultipartUploads(ctx, op.bucket);

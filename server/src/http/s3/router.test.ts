@@ -94,7 +94,7 @@ const failures: Array<[string, string, S3ErrorCode, RouteInput['headers']?]> = [
   ['PUT', '/bucket/key?tagging&versionId=v2', 'InvalidArgument'],
   ['POST', '/bucket/key?tagging', 'MethodNotAllowed'],
   ['PUT', '/bucket/key?tagging&acl', 'NotImplemented'],
-  ['GET', '/bucket?versioning', 'NotImplemented'],
+  ['GET', '/bucket?website', 'NotImplemented'],
   ['GET', '/bucket?list-type=3', 'InvalidArgument'],
   ['GET', '/bucket/key?versionId=abc', 'InvalidArgument'],
   ['PUT', '/bucket/key', 'InvalidArgument', { 'x-amz-copy-source': 'nokey' }],

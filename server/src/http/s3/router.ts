@@ -24,6 +24,8 @@ export type S3Operation =
   | { op: 'PutBucketPolicy'; bucket: string }
   | { op: 'DeleteBucketPolicy'; bucket: string }
   | { op: 'GetBucketPolicyStatus'; bucket: string }
+  | { op: 'GetBucketVersioning'; bucket: string }
+  | { op: 'PutBucketVersioning'; bucket: string }
   | { op: 'ListObjectsV1'; bucket: string }
   | { op: 'ListObjectsV2'; bucket: string }
   | { op: 'ListMultipartUploads'; bucket: string }
@@ -61,7 +63,7 @@ const UNSUPPORTED_SUBRESOURCES = [
   'accelerate', 'acl', 'analytics', 'attributes', 'encryption', 'intelligent-tiering', 'inventory',
   'legal-hold', 'lifecycle', 'logging', 'metadataTable', 'metrics', 'notification', 'object-lock',
   'ownershipControls', 'publicAccessBlock', 'replication', 'requestPayment',
-  'restore', 'retention', 'select', 'torrent', 'versioning', 'versions', 'website',
+  'restore', 'retention', 'select', 'torrent', 'versions', 'website',
 ] as const;
 
 function decodeSegment(raw: string): string {
@@ -155,6 +157,7 @@ function bucketOperation(method: string, bucket: string, input: RouteInput): S3O
       if (has(query, 'cors')) return { op: 'GetBucketCors', bucket };
       if (has(query, 'policy')) return { op: 'GetBucketPolicy', bucket };
       if (has(query, 'policyStatus')) return { op: 'GetBucketPolicyStatus', bucket };
+      if (has(query, 'versioning')) return { op: 'GetBucketVersioning', bucket };
       rejectUnsupported(query);
       if (has(query, 'tagging')) return { op: 'GetBucketTagging', bucket };
       if (query['list-type'] === '2') return { op: 'ListObjectsV2', bucket };
@@ -165,6 +168,7 @@ function bucketOperation(method: string, bucket: string, input: RouteInput): S3O
     case 'PUT':
       if (has(query, 'cors')) return { op: 'PutBucketCors', bucket };
       if (has(query, 'policy')) return { op: 'PutBucketPolicy', bucket };
+      if (has(query, 'versioning')) return { op: 'PutBucketVersioning', bucket };
       rejectUnsupported(query);
       if (has(query, 'tagging')) return { op: 'PutBucketTagging', bucket };
       return { op: 'CreateBucket', bucket };

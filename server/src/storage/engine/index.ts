@@ -2,7 +2,7 @@
 export type {
   BucketConfigKind, BucketInfo, ByteRange, ChecksumAlgorithm, CompletePart, ListObjectsOptions, ListObjectsResult, ListPartsResult,
   ListUploadsOptions, ListUploadsResult, MultipartUploadInfo, ObjectInfo, ObjectLayer, ObjectMetadataInput, ObjectTag, OpenObject,
-  PartInfo, PutObjectOptions, StorageHealth, SystemMetadataName,
+  PartInfo, PutObjectOptions, StorageHealth, SystemMetadataName, VersioningState,
 } from './object-layer.js';
 export {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, EntityTooSmallError, FormatMismatchError,

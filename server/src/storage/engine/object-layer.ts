@@ -163,7 +163,14 @@ export interface StorageHealth {
  * Kinds of bucket configuration documents the bucket record can hold (one document per kind). New kinds
  * are added here; records written before a kind existed simply lack it.
  */
-export type BucketConfigKind = 'cors' | 'policy';
+export type BucketConfigKind = 'cors' | 'policy' | 'versioning';
+
+/**
+ * How writes treat existing versions (https://docs.aws.amazon.com/AmazonS3/latest/userguide/Versioning.html):
+ * 'enabled' adds a version with a new id, 'suspended' replaces the "null" version; absent means the bucket was
+ * never versioned (a write replaces the object).
+ */
+export type VersioningState = 'enabled' | 'suspended';
 
 export interface ObjectLayer {
   makeBucket(bucket: string): Promise<void>;

@@ -91,3 +91,24 @@ export function decodeTagging(body: Buffer): Array<{ key: string; value: string 
     return { key, value };
   });
 }
+
+/** A bucket versioning state as PutBucketVersioning sets it. */
+export type VersioningStatus = 'Enabled' | 'Suspended';
+
+/**
+ * Decodes a `<VersioningConfiguration>` body (https://docs.aws.amazon.com/AmazonS3/latest/API/API_PutBucketVersioning.html).
+ * Status is optional (absent: the state is left as it is); any value other than Enabled or Suspended, and an
+ * MfaDelete other than Enabled or Disabled, is MalformedXML, as AWS answers.
+ */
+export function decodeVersioningConfiguration(body: Buffer): { status?: VersioningStatus; mfaDelete?: 'Enabled' | 'Disabled' } {
+  const root = parseXmlBody(body, 'VersioningConfiguration');
+  const status = textOf(root, 'Status');
+  const mfa = textOf(root, 'MfaDelete') ?? textOf(root, 'MFADelete');
+  if (status !== undefined && status !== 'Enabled' && status !== 'Suspended') {
+    throw new S3Error('MalformedXML', { message: 'Status must be Enabled or Suspended.' });
+  }
+  if (mfa !== undefined && mfa !== 'Enabled' && mfa !== 'Disabled') {
+    throw new S3Error('MalformedXML', { message: 'MfaDelete must be Enabled or Disabled.' });
+  }
+  return { ...(status !== undefined ? { status } : {}), ...(mfa !== undefined ? { mfaDelete: mfa } : {}) };
+}

@@ -245,3 +245,8 @@ export function encodeError(v: { code: string; message: string; resource?: strin
     HostId: v.hostId,
   });
 }
+
+/** VersioningConfiguration (GetBucketVersioning): empty when versioning was never configured, as on AWS. */
+export function encodeVersioningConfiguration(status: string | undefined): string {
+  return xmlDocument('VersioningConfiguration', { Status: status }, S3_XMLNS);
+}
