@@ -9,3 +9,10 @@ export {
   RPC_PREFIX, RpcAuthError, RpcClient, RpcProtocolError, RpcUnavailableError, makeRpcToken, rpcPlugin, verifyRpcToken,
 } from './rpc/index.js';
 export type { RpcClientOptions, RpcCredentials, RpcPluginOptions } from './rpc/index.js';
+export {
+  DEFAULT_LOCK_TIMING, DistLocker, LOCK_PREFIX, LockLostError, LockQuorumError, LockServer, createClusterLocking, lockPlugin,
+  readLockQuorum, writeLockQuorum,
+} from './lock/index.js';
+export type {
+  AcquireOptions, ClusterLocking, ClusterLockingOptions, LockLease, LockMode, LockPluginOptions, LockQuorumStatus, LockTiming,
+} from './lock/index.js';
