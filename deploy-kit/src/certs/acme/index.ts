@@ -1,0 +1,12 @@
+export type { AcmeCa, AcmeOrderRequest, ChallengeWebroot, IssuedCertificate } from './ca-port.js';
+export { createAcmeClientCa } from './acme-client-ca.js';
+export type { AcmeClientOptions } from './acme-client-ca.js';
+export { ACCOUNT_KEY_FILE, loadOrCreateAccountKey } from './account.js';
+export { RENEW_BEFORE_DAYS, decideRenewal, leafFingerprint } from './decision.js';
+export type { IssuanceRecord, RenewalDecision, RenewalInput } from './decision.js';
+export { ACME_ENV, readAcmeEnvironment } from './environment.js';
+export type { AcmeEnvironment } from './environment.js';
+export { ISSUANCE_RECORD_FILE, obtainAcmeCertificate } from './obtain.js';
+export type { AcmeFlowDeps, ObtainOptions, ObtainResult } from './obtain.js';
+export { PLACEHOLDER_DAYS, ensurePlaceholderCertificate } from './placeholder.js';
+export { createFsWebroot } from './webroot.js';
