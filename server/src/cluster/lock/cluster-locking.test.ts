@@ -137,6 +137,20 @@ test('a dead locker: write locks granted by 3 of 4; with 2 of 4 they fail fast a
   read();
 });
 
+test('a hung locker costs one call deadline, never a hang: locks, unlocks and lockReady go on with 3 of 4', async (t) => {
+  const nodes = await cluster(t, 4, { timing: { acquireCallTimeoutMs: 200, refreshCallTimeoutMs: 200, unlockCallTimeoutMs: 300 } });
+  const [a, b] = nodes;
+  const hung = nodes[3]!.http;
+  hung.removeAllListeners('request');
+  hung.on('request', () => undefined);
+  const lease = await a!.locking.locker.acquire('bkt/k');
+  assert.deepEqual(await a!.locking.lockStatus(), { lockers: 4, online: 3, writeQuorum: 3, readQuorum: 2, ready: true });
+  await assert.rejects(b!.locking.locker.acquire('bkt/k', { timeoutMs: 300 }), LockQuorumError);
+  lease.unlock();
+  (await b!.locking.locker.lock('bkt/k'))();
+  await until('unlocks delivered to the live lockers', () => nodes.slice(0, 3).every((n) => n.locking.server.entries().length === 0));
+});
+
 test('a lock whose holder stops refreshing expires after the validity; refreshing keeps it alive', async (t) => {
   const clock = { now: 1_000_000 };
   const nodes = await cluster(t, 4, { now: () => clock.now, timing: { refreshIntervalMs: 10 } });
@@ -170,6 +184,7 @@ test('lock loss: gone on one locker is tolerated, on two of four the lease signa
   const [a] = nodes;
   const lease = await a!.locking.locker.acquire('bkt/lost');
   const refreshedAt = (now: number): number => nodes.filter((n) => n.locking.server.entries()[0]?.writer?.refreshed === now).length;
+  await until('granted on every locker', () => nodes.every((n) => n.locking.server.entries().length === 1));
   assert.equal(await nodes[3]!.locking.locker.forceUnlock('nothing/here'), 0);
   assert.equal(nodes[3]!.locking.server.forceUnlock('bkt/lost'), true);
   for (let cycle = 0; cycle < 3; cycle++) {
