@@ -17,4 +17,20 @@ if [ -z "${DEPLOY_KIT_TRAEFIK_SCHEMAS:-}" ]; then
 fi
 export DEPLOY_KIT_TRAEFIK_SCHEMAS
 npm run --silent lint:layers
+
+# The integration suite (integration/test) runs with the rest and needs a Docker engine plus the local base
+# images: docker-engine.sh starts dockerd when none answers and builds only missing images. When no engine can
+# be had, this fails the run: the suite is never skipped (issue 7). Ryuk is off because it is a registry pull,
+# and testcontainers must address published ports on loopback (DOCKER.md §5).
+sh scripts/docker-engine.sh
+export SVC_INTEGRATION=1 TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1
+# Containers and networks of this run carry this label; they are removed at exit even when a test died
+# (other runs on the same engine are left alone).
+SVC_TEST_RUN_ID="svc-test-$$-$(date +%s)"
+export SVC_TEST_RUN_ID
+cleanup() {
+  docker ps -aq --filter "label=svc-test.run=$SVC_TEST_RUN_ID" | xargs -r docker rm -f >/dev/null 2>&1 || true
+  docker network ls -q --filter "label=svc-test.run=$SVC_TEST_RUN_ID" | xargs -r docker network rm >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
 node scripts/run-tests.mjs "$@"

@@ -2,8 +2,13 @@
 import { Command } from 'commander';
 import { certCommand } from './commands/cert/command.js';
 import { checkCommand } from './commands/check/command.js';
+import { downCommand } from './commands/down/command.js';
+import { imagesCommand } from './commands/images/command.js';
 import { initCommand } from './commands/init/command.js';
+import { logsCommand } from './commands/logs/command.js';
 import { renderCommand } from './commands/render/command.js';
+import { statusCommand } from './commands/status/command.js';
+import { upCommand } from './commands/up/command.js';
 import type { Deps, Output } from './io/index.js';
 
 function configure(cmd: Command, out: Output): void {
@@ -27,7 +32,12 @@ export function createProgram(deps: Deps, version: string): Command {
     .addCommand(initCommand(deps))
     .addCommand(renderCommand(deps))
     .addCommand(checkCommand(deps))
-    .addCommand(certCommand(deps));
+    .addCommand(certCommand(deps))
+    .addCommand(upCommand(deps))
+    .addCommand(downCommand(deps))
+    .addCommand(logsCommand(deps))
+    .addCommand(statusCommand(deps))
+    .addCommand(imagesCommand(deps));
   configure(program, deps.out);
   return program;
 }
