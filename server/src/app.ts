@@ -2,8 +2,9 @@
  * buildApp: registers the HTTP surfaces on their listeners (STYLE.md convention 6). It constructs nothing
  * concrete: storage, credentials and probe sources come in from main.ts, the composition root.
  */
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { LookupSecret } from './auth/index.js';
+import { peerPlugin, rpcPlugin, type PeerPluginOptions, type RpcPluginOptions } from './cluster/index.js';
 import { consolePlugin } from './http/console/index.js';
 import { healthPlugin, type HealthSources } from './http/health/index.js';
 import { installS3ClientErrorHandler, s3FrameworkErrors, s3Plugin } from './http/s3/index.js';
@@ -18,6 +19,16 @@ export interface ApiDeps {
   domains: readonly string[];
   healthEnabled: boolean;
   healthSources: HealthSources;
+  /** Node-URL mode: the internal RPC and peer routes on the same port (SPEC §1 rule 2). */
+  cluster?: ClusterRoutes;
+}
+
+/** The internal routes of a cluster node, all authenticated with the node token. */
+export interface ClusterRoutes {
+  rpc: RpcPluginOptions;
+  peer: PeerPluginOptions;
+  /** More peer plugins (e.g. the distributed lock's /svc/peer/lock/*), registered as they are. */
+  plugins?: readonly FastifyPluginAsync[];
 }
 
 // Object bodies stream and have no size limit here; S3 itself caps a single PUT at 5 GiB.
@@ -37,6 +48,12 @@ export async function buildApiApp(deps: ApiDeps): Promise<FastifyInstance> {
   const app = Fastify({ ...COMMON_OPTIONS, loggerInstance: deps.logger, frameworkErrors: s3FrameworkErrors });
   // Probes first and outside the S3 auth scope: they need no authentication (SPEC §4).
   await app.register(healthPlugin, { enabled: deps.healthEnabled, sources: deps.healthSources });
+  if (deps.cluster) {
+    // Before the S3 plugin: these prefixes are more specific than its catch-all and carry their own auth.
+    await app.register(rpcPlugin, deps.cluster.rpc);
+    await app.register(peerPlugin, deps.cluster.peer);
+    for (const plugin of deps.cluster.plugins ?? []) await app.register(plugin);
+  }
   await app.register(s3Plugin, { objectLayer: deps.objectLayer, lookupSecret: deps.lookupSecret, region: deps.region, domains: deps.domains });
   installS3ClientErrorHandler(app.server);
   return app;

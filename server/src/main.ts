@@ -3,14 +3,21 @@
  * The only module that constructs concrete classes and reads process state (env, argv, signals).
  */
 import { existsSync, mkdirSync } from 'node:fs';
+import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
-import { buildApiApp, buildConsoleApp } from './app.js';
+import { buildApiApp, buildConsoleApp, type ClusterRoutes } from './app.js';
+import {
+  PeerMonitor, RemoteDrive, RpcClient, credentialsFingerprint, endpointsFingerprint, losesQuorumWithoutSelf, parseTopology,
+  waitForFormatQuorum, waitForPeers, type NodeIdentity, type Topology,
+} from './cluster/index.js';
 import { ConfigError, ConfigErrors, loadConfig, type ListenAddress, type ServerConfig } from './config/index.js';
+import { S3Error } from './http/s3/index.js';
+import type { HealthSources } from './http/health/index.js';
 import { loadOrCreateRootCredentials } from './iam/index.js';
-import { openStorage } from './storage/index.js';
+import { LocalDrive, openStorage, type Drive, type ObjectLayer, type Storage } from './storage/index.js';
 import { VERSION } from './common/index.js';
 
 /** Exit codes of `svc` (documented in README): 0 ok, 1 runtime failure, 2 usage or invalid configuration. */
@@ -40,9 +47,141 @@ function urlOf(app: FastifyInstance, fallback: ListenAddress): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
+/**
+ * This node's identity for matching its own endpoints: the bind address when one is given, else the host name and
+ * every interface address; SVC_HOSTNAME adds the name the endpoint list uses for this node.
+ */
+function nodeIdentity(config: ServerConfig): NodeIdentity {
+  const hosts = new Set<string>();
+  const bind = config.address.host;
+  if (bind === '' || bind === '0.0.0.0' || bind === '::') {
+    hosts.add(hostname());
+    hosts.add('localhost');
+    for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) hosts.add(a.address);
+  } else {
+    hosts.add(bind);
+  }
+  if (config.hostname) hosts.add(config.hostname);
+  return { port: config.address.port, hosts: [...hosts] };
+}
+
+/**
+ * The ObjectLayer handed to the S3 routes of a cluster node, which listens before its storage is open (peers read
+ * its drives during their own start): until then every S3 call answers 503 ServiceUnavailable.
+ */
+function startingObjectLayer(current: () => ObjectLayer | undefined): ObjectLayer {
+  return new Proxy({} as ObjectLayer, {
+    get(_target, prop) {
+      const layer = current();
+      if (layer === undefined) {
+        if (prop === 'then') return undefined;
+        return async () => {
+          throw new S3Error('ServiceUnavailable', { message: 'This node is starting: it waits for its peers and for format quorum of the drives. Retry shortly.' });
+        };
+      }
+      const value: unknown = Reflect.get(layer, prop, layer);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(layer) : value;
+    },
+  });
+}
+
+function banner(print: (line: string) => void, apiUrl: string, consoleUrl: string | undefined, drives: string): void {
+  print(`svc ${VERSION}`);
+  print(`S3 API:  ${apiUrl}`);
+  print(`Console: ${consoleUrl ? `${consoleUrl}/svc/console/` : 'disabled (SVC_CONSOLE_ENABLE=false)'}`);
+  print(`Drives:  ${drives}`);
+}
+
+async function listenConsole(config: ServerConfig, logger: Logger): Promise<FastifyInstance | undefined> {
+  if (!config.consoleEnabled) return undefined;
+  const app = await buildConsoleApp({ logger, version: VERSION });
+  await app.listen({ host: config.consoleAddress.host || '::', port: config.consoleAddress.port });
+  return app;
+}
+
+/**
+ * Node-URL mode (issue 4): listen with the RPC and peer routes first, then wait for the peers (refusing a
+ * different drive list or credentials), then for format quorum (the first node formats a fresh deployment), then
+ * open the storage over this node's local drives and the peers' remote ones.
+ */
+async function startClusterNode(config: ServerConfig, print: (line: string) => void, logger: Logger): Promise<RunningServer> {
+  const credentials = config.credentials;
+  if (credentials === undefined) throw new ConfigError('node URLs need SVC_ACCESS_KEY and SVC_SECRET_KEY', 'set the same root credentials on every node');
+  const topology: Topology = parseTopology(config.endpoints ?? [], nodeIdentity(config), config.storageClass ? { parity: config.storageClass } : {});
+  if (topology.pools.length > 1) {
+    throw new ConfigError(`${topology.pools.length} pools are given: multiple pools are not supported yet`,
+      'give one endpoint argument with ranges (http://node{1...4}:9000/srv/d{1...4}) or one list of plain URLs');
+  }
+  const pool = topology.pools[0]!;
+  const local = topology.endpoints.filter((e) => e.isLocal);
+  // As in path mode: directories are created only on a fresh node, never for a single missing mount point.
+  if (local.every((e) => !existsSync(e.path))) for (const e of local) mkdirSync(e.path, { recursive: true });
+  const localDrives = new Map(local.map((e) => [e.path, new LocalDrive(e.path)]));
+  const clients = new Map(topology.peers.map((node) => [node, new RpcClient({ origin: `http://${node}`, credentials })]));
+  const drives: Drive[][] = pool.sets.map((set) => set.map((e): Drive => e.isLocal
+    ? localDrives.get(e.path)!
+    : new RemoteDrive({ client: clients.get(e.node)!, path: e.path, endpoint: e.id })));
+  const peers = new PeerMonitor({ topology, credentials });
+  let storage: Storage | undefined;
+  const startedAt = new Date();
+  const healthSources: HealthSources = {
+    storage: () => storage ? storage.health() : Promise.reject(new Error('storage is not open yet')),
+    iamReady: () => true,
+    // Until the distributed lock lands: its lockers are the nodes, so lock quorum is a majority of reachable nodes.
+    lockReady: () => peers.majorityReachable(),
+    readyNeedsLock: true,
+    version: VERSION,
+    startedAt,
+    maintenanceLosesQuorum: () => losesQuorumWithoutSelf(topology, (node) => peers.reachable().has(node)),
+  };
+  const cluster: ClusterRoutes = {
+    rpc: { credentials, drives: localDrives },
+    peer: {
+      credentials,
+      info: () => ({
+        node: topology.self, deploymentId: storage?.deploymentId ?? '', endpoints: endpointsFingerprint(topology),
+        drives: topology.endpoints.length, credentials: credentialsFingerprint(credentials), version: VERSION,
+      }),
+    },
+  };
+  const lookupSecret = async (accessKey: string) => accessKey === credentials.accessKey ? credentials.secretKey : undefined;
+  const api = await buildApiApp({
+    logger, objectLayer: startingObjectLayer(() => storage), lookupSecret, region: config.region, domains: config.domains,
+    healthEnabled: config.healthEndpointsEnabled, healthSources, cluster,
+  });
+  let consoleApp: FastifyInstance | undefined;
+  const close = async (): Promise<void> => {
+    peers.stop();
+    await Promise.allSettled([api.close(), consoleApp?.close()]);
+    await storage?.close();
+    await Promise.allSettled([...clients.values()].map((c) => c.close()));
+    logger.flush?.();
+  };
+  try {
+    await api.listen({ host: config.address.host || '::', port: config.address.port });
+    print(`Node ${topology.self} of ${topology.nodes.length}: waiting for peers ${topology.peers.join(', ')}`);
+    await waitForPeers({ topology, credentials, onWait: (missing) => print(`Waiting for ${missing.length} peer(s): ${missing.join(', ')}`) });
+    let rounds = 0;
+    await waitForFormatQuorum({
+      drives: drives.flat(), formatter: topology.nodes[0] === topology.self, timeoutMs: 120_000,
+      onWait: (s) => { if (++rounds % 5 === 0) print(`Waiting for format quorum: ${s.formatted} formatted, ${s.unformatted} empty, ${s.unreachable} unreachable`); },
+    });
+    storage = await openStorage({ sets: pool.sets.map((set) => set.map((e) => e.id)), drives, parity: pool.parity, logger });
+    consoleApp = await listenConsole(config, logger);
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  const n = pool.setDriveCount;
+  banner(print, urlOf(api, config.address), consoleApp ? urlOf(consoleApp, config.consoleAddress) : undefined,
+    `${topology.endpoints.length} on ${topology.nodes.length} nodes (${local.length} here) in ${pool.sets.length} erasure set(s) of ${n}, EC:${pool.parity} (${n - pool.parity} data + ${pool.parity} parity per object)`);
+  return { apiUrl: urlOf(api, config.address), consoleUrl: consoleApp ? urlOf(consoleApp, config.consoleAddress) : undefined, close };
+}
+
 /** Starts storage and both listeners from a loaded config; `print` receives the human banner lines. */
 export async function startServer(config: ServerConfig, print: (line: string) => void): Promise<RunningServer> {
   const logger = makeLogger(config);
+  if (config.endpoints !== undefined) return startClusterNode(config, print, logger);
   const { credentials, generated, file } = await loadOrCreateRootCredentials(config.credentials, config.configDir);
   // A fresh deployment (no drive directory exists yet, as with `npm start`) gets its directories created. If only
   // some are missing they are left alone: a missing mount point must not silently become a directory on the root disk.

@@ -10,6 +10,11 @@ export {
 } from './rpc/index.js';
 export type { RpcClientOptions, RpcCredentials, RpcPluginOptions } from './rpc/index.js';
 export {
+  PEER_PREFIX, PeerMonitor, credentialsFingerprint, endpointsFingerprint, fetchPeerInfo, losesQuorumWithoutSelf, nodeQuorum,
+  peerPlugin, setWriteQuorum, waitForPeers,
+} from './peer/index.js';
+export type { PeerAnswer, PeerInfo, PeerMonitorOptions, PeerPluginOptions, PeerWaitOptions, PeerWaitResult } from './peer/index.js';
+export {
   DEFAULT_LOCK_TIMING, DistLocker, LOCK_PREFIX, LockLostError, LockQuorumError, LockServer, createClusterLocking, lockPlugin,
   readLockQuorum, writeLockQuorum,
 } from './lock/index.js';

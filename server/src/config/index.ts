@@ -1,6 +1,6 @@
 /** Public names of the config layer. */
 export { ConfigError } from './config-error.js';
-export { ConfigErrors, loadConfig, parseAddress, parseBool } from './load.js';
+export { ConfigErrors, isEndpointUrl, loadConfig, parseAddress, parseBool } from './load.js';
 export type { ServerFlags } from './load.js';
 export { expandEllipsis, hasEllipsis } from './ellipsis.js';
 export { chooseSetSize, layoutPool, parseParity } from './erasure-layout.js';

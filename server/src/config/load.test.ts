@@ -93,3 +93,17 @@ test('no drives is a usage error; relative drives resolve against cwd', () => {
   assert.equal(c.sets[0]?.[0], '/home/u/data/drive1');
   assert.equal(c.configDir, '/home/u/data');
 });
+
+test('node URLs: kept as given for the cluster topology, and root credentials are required', () => {
+  const creds = { SVC_ACCESS_KEY: 'admin', SVC_SECRET_KEY: 'secret-123', SVC_HOSTNAME: 'node2', SVC_STORAGE_CLASS_STANDARD: 'EC:2' };
+  const c = loadConfig({ drives: ['http://node{1...4}:9000/srv/d{1...4}'] }, creds, cwd);
+  assert.deepEqual(c.endpoints, ['http://node{1...4}:9000/srv/d{1...4}']);
+  assert.deepEqual(c.sets, []);
+  assert.equal(c.hostname, 'node2');
+  assert.equal(c.storageClass, 'EC:2');
+  assert.equal(c.configDir, cwd);
+  assert.equal(loadConfig({ drives: ['/d{1...4}'] }, {}, cwd).endpoints, undefined);
+  assert.throws(() => loadConfig({ drives: ['http://node{1...4}:9000/srv/d{1...4}'] }, {}, cwd),
+    /node URLs are given but SVC_ACCESS_KEY and SVC_SECRET_KEY are not set/);
+  assert.throws(() => loadConfig({ drives: ['http://node1:9000/srv/d1', '/srv/d2'] }, creds, cwd), /"\/srv\/d2" is a path but/);
+});

@@ -72,6 +72,11 @@ function loadCredentials(env: Env): ServerConfig['credentials'] {
   return { accessKey, secretKey };
 }
 
+/** True for a node-URL endpoint argument (`http://…`); anything else is a drive path. */
+export function isEndpointUrl(arg: string): boolean {
+  return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(arg);
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
@@ -120,7 +125,19 @@ export function loadConfig(flags: ServerFlags, env: Env, cwd: string): Readonly<
   let sets: string[][] = [];
   let parity = 0;
   let drives: string[] = [];
-  if (flags.drives.length === 0) {
+  const urlMode = flags.drives.some(isEndpointUrl);
+  if (urlMode) {
+    const path = flags.drives.find((a) => !isEndpointUrl(a));
+    if (path !== undefined) {
+      problems.push(new ConfigError(`"${path}" is a path but "${flags.drives.find(isEndpointUrl)}" is a URL`,
+        'use either drive paths (/data{1...4}) or node URLs (http://node{1...4}:9000/data{1...4}), not both'));
+    }
+    // Generated credentials would differ on every node, and nodes authenticate each other with them.
+    if (credentials === undefined && !problems.some((p) => p.message.includes('SVC_ACCESS_KEY'))) {
+      problems.push(new ConfigError('node URLs are given but SVC_ACCESS_KEY and SVC_SECRET_KEY are not set',
+        'a cluster needs the same root credentials on every node: set SVC_ACCESS_KEY and SVC_SECRET_KEY (or their *_FILE forms)'));
+    }
+  } else if (flags.drives.length === 0) {
     problems.push(new ConfigError('no drives given', 'usage: svc server [--address :9000] [--console-address :9001] DRIVES... (e.g. /data{1...4})'));
   } else {
     attempt(() => {
@@ -136,7 +153,7 @@ export function loadConfig(flags: ServerFlags, env: Env, cwd: string): Readonly<
     }, undefined);
   }
   if (problems.length > 0) throw new ConfigErrors(problems);
-  const configDir = env.SVC_CONFIG_DIR ? resolve(cwd, env.SVC_CONFIG_DIR) : defaultConfigDir(drives);
+  const configDir = env.SVC_CONFIG_DIR ? resolve(cwd, env.SVC_CONFIG_DIR) : urlMode ? cwd : defaultConfigDir(drives);
   const logDirectory = env.SVC_OBS_LOG_DIRECTORY ? resolve(cwd, env.SVC_OBS_LOG_DIRECTORY) : undefined;
   const config: ServerConfig = {
     address, consoleAddress, consoleEnabled, healthEndpointsEnabled, sets, parity,
@@ -144,6 +161,9 @@ export function loadConfig(flags: ServerFlags, env: Env, cwd: string): Readonly<
     // Like MINIO_DOMAIN: a comma-separated list; the S3 plugin normalizes each entry.
     domains: (env.SVC_DOMAIN ?? '').split(',').map((d) => d.trim()).filter((d) => d !== ''),
     ...(credentials ? { credentials } : {}),
+    ...(urlMode ? { endpoints: [...flags.drives] } : {}),
+    ...(env.SVC_STORAGE_CLASS_STANDARD ? { storageClass: env.SVC_STORAGE_CLASS_STANDARD } : {}),
+    ...(env.SVC_HOSTNAME ? { hostname: env.SVC_HOSTNAME.trim() } : {}),
     ...(logDirectory ? { logDirectory } : {}),
   };
   return Object.freeze(config);

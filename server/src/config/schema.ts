@@ -10,8 +10,17 @@ export interface ServerConfig {
   consoleAddress: ListenAddress;
   consoleEnabled: boolean;
   healthEndpointsEnabled: boolean;
-  /** Drive paths (absolute), grouped per erasure set. */
+  /** Drive paths (absolute), grouped per erasure set; empty in node-URL mode (see `endpoints`). */
   sets: string[][];
+  /**
+   * Node-URL mode (`http://node{1...4}:9000/srv/d{1...4}`): the endpoint arguments as given, for the cluster
+   * topology to expand (paths inside URLs are paths on the node named by the URL, never resolved here).
+   */
+  endpoints?: string[];
+  /** SVC_STORAGE_CLASS_STANDARD as given (`EC:N`), for the cluster topology; undefined when unset. */
+  storageClass?: string;
+  /** SVC_HOSTNAME: an extra host name this node answers to when matching its own endpoints. */
+  hostname?: string;
   parity: number;
   /** Root credentials when given by the environment; undefined → generated on first start. */
   credentials?: { accessKey: string; secretKey: string };

@@ -6,7 +6,7 @@ import type { ProbeStorageState } from './readiness.js';
 
 const healthy: ProbeStorageState = { writable: true, readable: true, writeQuorum: 3, readQuorum: 2, onlineDrives: 4, offlineDrives: 0, healingDrives: 0 };
 
-async function appWith(state: { storage: ProbeStorageState | 'hang'; iam?: boolean; lock?: boolean }, enabled = true) {
+async function appWith(state: { storage: ProbeStorageState | 'hang'; iam?: boolean; lock?: boolean; cluster?: boolean }, enabled = true) {
   const sources: HealthSources = {
     storage: () => state.storage === 'hang' ? new Promise(() => {}) : Promise.resolve(state.storage),
     iamReady: () => state.iam ?? true,
@@ -15,6 +15,7 @@ async function appWith(state: { storage: ProbeStorageState | 'hang'; iam?: boole
     startedAt: new Date(),
     deadlineMs: 200,
     maintenanceLosesQuorum: () => true,
+    readyNeedsLock: state.cluster ?? false,
   };
   const app = Fastify();
   await app.register(healthPlugin, { enabled, sources });
@@ -102,4 +103,13 @@ test('SVC_HEALTH_ENDPOINT_ENABLE=false: every probe path is 404', async () => {
     '/minio/health/cluster', '/minio/health/cluster/read']) {
     assert.equal((await app.inject({ url })).statusCode, 404, url);
   }
+});
+
+test('a cluster node is ready only with lock quorum (a majority of its peers)', async () => {
+  const app = await appWith({ storage: { ...healthy, writable: false }, lock: false, cluster: true });
+  const r = await app.inject({ url: '/health/ready' });
+  assert.equal(r.statusCode, 503);
+  assert.deepEqual(r.json().degradedReasons, ['storage_quorum_unavailable', 'lock_quorum_unavailable']);
+  assert.equal(r.json().details.lock.ready, false);
+  assert.equal((await (await appWith({ storage: healthy, lock: true, cluster: true })).inject({ url: '/health/ready' })).statusCode, 200);
 });

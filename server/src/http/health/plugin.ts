@@ -11,6 +11,11 @@ export interface HealthSources {
   storage: () => Promise<ProbeStorageState>;
   iamReady: () => boolean;
   lockReady: () => Promise<boolean>;
+  /**
+   * A cluster node is ready only with its peers (RustFS: readiness needs peer health); their lockers are the
+   * nodes, so lock quorum then also gates /health/ready. Single node: false (the lock is in-process).
+   */
+  readyNeedsLock?: boolean;
   version: string;
   startedAt: Date;
   /** How long a probe waits for storage before answering degraded (default 5 s; MinIO bounds probes at 10 s). */
@@ -58,7 +63,7 @@ export const healthPlugin: FastifyPluginAsync<HealthPluginOptions> = async (app,
       withDeadline(src.storage(), deadline),
       withDeadline(src.lockReady(), deadline),
     ]);
-    return { storage, iamReady: src.iamReady(), lockReady: lockReady === true };
+    return { storage, iamReady: src.iamReady(), lockReady: lockReady === true, readyNeedsLock: src.readyNeedsLock === true };
   };
   const liveBody = () => ({
     status: 'ok', ready: true, service: 'svc', version: src.version,

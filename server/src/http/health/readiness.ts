@@ -14,6 +14,8 @@ export interface ProbeSnapshot {
   storage: ProbeStorageState | undefined;
   iamReady: boolean;
   lockReady: boolean;
+  /** The 'ready' probe also requires lock quorum (cluster node). */
+  readyNeedsLock?: boolean;
 }
 
 /** The degradedReasons values SPEC §7 defines. */
@@ -50,7 +52,7 @@ export function evaluateProbe(kind: ProbeKind, snap: ProbeSnapshot): ReadinessBo
   const reasons: DegradedReason[] = [];
   if (!storageOk) reasons.push('storage_quorum_unavailable');
   if (!snap.iamReady) reasons.push('iam_not_ready');
-  if (kind !== 'ready' && !snap.lockReady) reasons.push('lock_quorum_unavailable');
+  if ((kind !== 'ready' || snap.readyNeedsLock === true) && !snap.lockReady) reasons.push('lock_quorum_unavailable');
   const storageExtra = s === undefined
     ? { error: 'storage did not answer within the probe deadline' }
     : { onlineDrives: s.onlineDrives, offlineDrives: s.offlineDrives, healingDrives: s.healingDrives,
