@@ -9,4 +9,5 @@ export type { AcmeEnvironment } from './environment.js';
 export { ISSUANCE_RECORD_FILE, obtainAcmeCertificate } from './obtain.js';
 export type { AcmeFlowDeps, ObtainOptions, ObtainResult } from './obtain.js';
 export { PLACEHOLDER_DAYS, ensurePlaceholderCertificate } from './placeholder.js';
+export { acmeOptionsFor, deployKitAcme } from './deployment-options.js';
 export { createFsWebroot } from './webroot.js';

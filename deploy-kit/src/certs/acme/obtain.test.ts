@@ -174,3 +174,12 @@ test('an account key left with a loose mode is tightened to 600 and reused', asy
   assert.equal(ca.orders[0]?.accountKeyPem, key);
   assert.equal(fs.files.get(`${DIR}/acme/account.key`)?.mode, 0o600);
 });
+
+test('a custom PEM writer replaces the default store', async () => {
+  const fs = createMemoryFs();
+  const written: string[] = [];
+  const deps = { ...flowDeps(fs, fakeCa(fs)), writePem: async (path: string, text: string) => { written.push(path); assert.match(text, /PRIVATE KEY/); } };
+  await obtainAcmeCertificate(deps, options());
+  assert.deepEqual(written, [`${DIR}/certs/site.pem`]);
+  assert.equal(fs.files.has(`${DIR}/certs/site.pem`), false);
+});

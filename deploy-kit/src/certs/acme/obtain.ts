@@ -24,6 +24,11 @@ export interface AcmeFlowDeps {
   readonly ca: AcmeCa;
   /** One progress line (no newline). */
   readonly log: (line: string) => void;
+  /**
+   * Writes the new combined PEM (absolute path) instead of the default atomic replace with mode 600; `cert rotate`
+   * passes one that keeps the file's inode when the proxy bind-mounts that single file.
+   */
+  readonly writePem?: (absPath: string, text: string) => Promise<void>;
 }
 
 /** Options of {@link obtainAcmeCertificate}. */
@@ -121,8 +126,12 @@ export async function obtainAcmeCertificate(deps: AcmeFlowDeps, opts: ObtainOpti
   deps.log(`ordering a certificate for ${opts.hosts.join(', ')} from ${opts.directoryUrl} (HTTP-01)`);
   const issued = await deps.ca.order({ ...base, directoryUrl: opts.directoryUrl });
   const { text, notAfter } = checkIssued(issued, opts.hosts, deps.clock.now(), opts.directoryUrl);
-  const parts = parseCombinedPem(text);
-  await storeCertificate(deps.fs, opts.dir, { combined: opts.pemPath }, { chainPem: parts.certificates.join(''), keyPem: parts.keys[0] as string });
+  if (deps.writePem !== undefined) {
+    await deps.writePem(pemAbs, text);
+  } else {
+    const parts = parseCombinedPem(text);
+    await storeCertificate(deps.fs, opts.dir, { combined: opts.pemPath }, { chainPem: parts.certificates.join(''), keyPem: parts.keys[0] as string });
+  }
   const fingerprint256 = leafFingerprint(text) as string;
   const newRecord: IssuanceRecord = {
     directory: opts.directoryUrl, fingerprint256, hosts: [...opts.hosts], notAfter: notAfter.toISOString(), issuedAt: deps.clock.now().toISOString(),

@@ -4,6 +4,8 @@ import type { Deps } from '../../io/index.js';
 import { globalFlags, intInRange } from '../shared.js';
 import { runCertImport, toCertImportOptions } from './import.js';
 import type { CertImportOptions } from './import.js';
+import { runCertRotate, toCertRotateOptions } from './rotate.js';
+import type { CertRotateOptions } from './rotate.js';
 import { runCertSelfSigned, toCertSelfSignedOptions } from './self-signed.js';
 import type { CertSelfSignedOptions } from './self-signed.js';
 
@@ -11,9 +13,10 @@ import type { CertSelfSignedOptions } from './self-signed.js';
 export interface CertRunners {
   readonly selfSigned: (opts: CertSelfSignedOptions, deps: Deps) => Promise<void>;
   readonly import: (opts: CertImportOptions, deps: Deps) => Promise<void>;
+  readonly rotate?: (opts: CertRotateOptions, deps: Deps) => Promise<void>;
 }
 
-const DEFAULT_RUNNERS: CertRunners = { selfSigned: runCertSelfSigned, import: runCertImport };
+const DEFAULT_RUNNERS: CertRunners = { selfSigned: runCertSelfSigned, import: runCertImport, rotate: runCertRotate };
 
 /** The `cert` command with its `self-signed` and `import` subcommands. */
 export function certCommand(deps: Deps, runners: CertRunners = DEFAULT_RUNNERS): Command {
@@ -33,8 +36,25 @@ export function certCommand(deps: Deps, runners: CertRunners = DEFAULT_RUNNERS):
     .action(async (raw: Record<string, unknown>, cmd: Command) => {
       await runners.import(toCertImportOptions(raw, globalFlags(cmd)), deps);
     });
+  const rotate = new Command('rotate')
+    .description('renew from ACME or take a new PEM, replace the file (mode 600), reload the proxy and verify it serves the new certificate')
+    .option('--dir <dir>', 'deployment directory', '.')
+    .option('-p, --project <name>', 'compose project name (default: the directory name)')
+    .option('--pem <combined.pem>', 'new combined PEM (chain, then key)')
+    .option('--cert <chain.pem>', 'new certificate chain, leaf first')
+    .option('--key <key.pem>', 'private key of the new leaf')
+    .option('--recreate', 'recreate the proxy container instead of the zero-downtime reload', false)
+    .option('--force', 'ACME: renew even when the certificate has more than 30 days left', false)
+    .option('--staging', 'ACME: rehearse the order against the staging directory first', false)
+    .option('--address <addr>', 'address for the TLS check (default: where the proxy\'s 443 is published)')
+    .option('--https-port <port>', 'port for the TLS check (default: the published 443)', intInRange(1, 65535))
+    .option('--verify-timeout <seconds>', 'how long to wait for the proxy to serve the new certificate', intInRange(1, 600), 30)
+    .action(async (raw: Record<string, unknown>, cmd: Command) => {
+      await (runners.rotate ?? runCertRotate)(toCertRotateOptions(raw, globalFlags(cmd)), deps);
+    });
   return new Command('cert')
-    .description('create or import the TLS certificate of a deployment')
+    .description('create, import or rotate the TLS certificate of a deployment')
     .addCommand(selfSigned)
-    .addCommand(importCmd);
+    .addCommand(importCmd)
+    .addCommand(rotate);
 }
