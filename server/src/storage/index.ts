@@ -4,16 +4,17 @@
  * (a remote drive implements it); every typed storage error.
  */
 export type {
-  BucketConfigKind, BucketInfo, ByteRange, ChecksumAlgorithm, CompletePart, ListObjectsOptions, ListObjectsResult, ListPartsResult,
+  BucketConfigKind, BucketInfo, ByteRange, ChecksumAlgorithm, CompletePart, DeleteMarkerInfo, DeleteObjectOptions, DeleteObjectResult,
+  ListObjectsOptions, ListObjectsResult, ListPartsResult,
   ListUploadsOptions, ListUploadsResult, MultipartUploadInfo, NamespaceLocker, ObjectInfo, ObjectLayer,
   ObjectMetadataInput, ObjectTag, OpenObject, OpenStorageOptions, PartInfo, PutObjectOptions, Storage, StorageHealth,
-  StorageLogger, SystemMetadataName, VersioningState,
+  StorageLogger, SystemMetadataName, VersioningState, VersionSelector,
 } from './engine/index.js';
 export {
-  BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, EntityTooSmallError, FormatMismatchError,
-  IncompleteBodyError, InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError,
+  BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, DeleteMarkerReadError, EntityTooSmallError,
+  FormatMismatchError, IncompleteBodyError, InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError,
   InvalidObjectNameError, InvalidPartError, InvalidPartOrderError, InvalidStorageConfigError, LocalLocker,
-  MAX_KEY_BYTES, MIN_PART_SIZE, ObjectNotFoundError, UploadNotFoundError, openStorage,
+  MAX_KEY_BYTES, MIN_PART_SIZE, ObjectNotFoundError, UploadNotFoundError, VersionNotFoundError, openStorage,
 } from './engine/index.js';
 export type { DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive/index.js';
 export {

@@ -52,10 +52,11 @@ export function requiredPermissions(op: S3Operation): PermissionCheck[] | undefi
     case 'ListObjectsV2':
       return onBucket(op.bucket, 's3:ListBucket');
     case 'ListMultipartUploads': return onBucket(op.bucket, 's3:ListBucketMultipartUploads');
+    case 'ListObjectVersions': return onBucket(op.bucket, 's3:ListBucketVersions');
     case 'DeleteObjects': return [];
     case 'GetObject':
     case 'HeadObject':
-      return [{ bucket: op.bucket, key: op.key, action: 's3:GetObject' }];
+      return [{ bucket: op.bucket, key: op.key, action: op.versionId === undefined ? 's3:GetObject' : 's3:GetObjectVersion' }];
     case 'PutObject':
     case 'CreateMultipartUpload':
     case 'UploadPart':
@@ -65,9 +66,10 @@ export function requiredPermissions(op: S3Operation): PermissionCheck[] | undefi
     case 'UploadPartCopy':
       return [
         { bucket: op.bucket, key: op.key, action: 's3:PutObject' },
-        { bucket: op.source.bucket, key: op.source.key, action: 's3:GetObject' },
+        { bucket: op.source.bucket, key: op.source.key, action: op.source.versionId === undefined ? 's3:GetObject' : 's3:GetObjectVersion' },
       ];
-    case 'DeleteObject': return [{ bucket: op.bucket, key: op.key, action: 's3:DeleteObject' }];
+    case 'DeleteObject':
+      return [{ bucket: op.bucket, key: op.key, action: op.versionId === undefined ? 's3:DeleteObject' : 's3:DeleteObjectVersion' }];
     case 'GetObjectTagging': return [{ bucket: op.bucket, key: op.key, action: 's3:GetObjectTagging' }];
     case 'PutObjectTagging': return [{ bucket: op.bucket, key: op.key, action: 's3:PutObjectTagging' }];
     case 'DeleteObjectTagging': return [{ bucket: op.bucket, key: op.key, action: 's3:DeleteObjectTagging' }];

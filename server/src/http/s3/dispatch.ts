@@ -13,6 +13,7 @@ import {
 } from './operations/tagging.js';
 import { deleteBucketPolicy, getBucketPolicy, getBucketPolicyStatus, putBucketPolicy } from './operations/policy.js';
 import { getBucketVersioning, putBucketVersioning } from './operations/versioning.js';
+import { listObjectVersions } from './operations/list-versions.js';
 import { deleteBucketCors, getBucketCors, preflightCors, putBucketCors } from './operations/cors.js';
 import {
   abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listParts, uploadPart,
@@ -43,11 +44,12 @@ export async function dispatch(ctx: S3Context, op: S3Operation): Promise<Fastify
     case 'ListObjectsV2': return listObjectsV2(ctx, op.bucket);
     case 'ListMultipartUploads': return listMultipartUploads(ctx, op.bucket);
     case 'DeleteObjects': return deleteObjects(ctx, op.bucket);
-    case 'GetObject': return getObject(ctx, op.bucket, op.key);
-    case 'HeadObject': return headObject(ctx, op.bucket, op.key);
+    case 'ListObjectVersions': return listObjectVersions(ctx, op.bucket);
+    case 'GetObject': return getObject(ctx, op.bucket, op.key, op.versionId);
+    case 'HeadObject': return headObject(ctx, op.bucket, op.key, op.versionId);
     case 'PutObject': return putObject(ctx, op.bucket, op.key);
     case 'CopyObject': return copyObject(ctx, op.bucket, op.key, op.source);
-    case 'DeleteObject': return deleteObject(ctx, op.bucket, op.key);
+    case 'DeleteObject': return deleteObject(ctx, op.bucket, op.key, op.versionId);
     case 'GetObjectTagging': return getObjectTagging(ctx, op.bucket, op.key);
     case 'PutObjectTagging': return putObjectTagging(ctx, op.bucket, op.key);
     case 'DeleteObjectTagging': return deleteObjectTagging(ctx, op.bucket, op.key);

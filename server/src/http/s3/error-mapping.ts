@@ -3,7 +3,7 @@ import { SigV4Error, type SigV4ErrorCode } from '../../auth/index.js';
 import {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, EntityTooSmallError, IncompleteBodyError,
   InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError, InvalidObjectNameError, InvalidPartError, InvalidPartOrderError,
-  ObjectNotFoundError, UploadNotFoundError,
+  DeleteMarkerReadError, ObjectNotFoundError, UploadNotFoundError, VersionNotFoundError, type DeleteMarkerInfo,
 } from '../../storage/index.js';
 import { MalformedPolicyError } from '../../iam/index.js';
 import { S3Error, type S3ErrorCode } from './s3-error.js';
@@ -23,6 +23,17 @@ interface Mapping {
 }
 
 /**
+ * Headers of an answer about a delete marker (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html):
+ * x-amz-delete-marker and the marker's version id, on the 404 for a key whose newest version is a marker and on
+ * the 405 for a read of the marker itself.
+ */
+function deleteMarkerHeaders(err: unknown): Record<string, string> {
+  const marker: DeleteMarkerInfo | undefined = err instanceof ObjectNotFoundError ? err.deleteMarker : undefined;
+  if (marker === undefined) return {};
+  return { 'x-amz-delete-marker': 'true', 'x-amz-version-id': marker.versionId, 'last-modified': marker.lastModified.toUTCString() };
+}
+
+/**
  * Quorum loss is reported as 503 ServiceUnavailable (a standard AWS code SDKs retry), with a message
  * that tells the operator what to do. MinIO uses its own XMinio* codes here; we keep to AWS's vocabulary.
  */
@@ -30,6 +41,9 @@ const ERROR_TABLE: ReadonlyArray<readonly [ErrorClass, Mapping]> = [
   [BucketNotFoundError, { code: 'NoSuchBucket' }],
   [BucketExistsError, { code: 'BucketAlreadyOwnedByYou' }],
   [BucketNotEmptyError, { code: 'BucketNotEmpty' }],
+  // Subclasses of ObjectNotFoundError first: the table is searched in order.
+  [VersionNotFoundError, { code: 'NoSuchVersion' }],
+  [DeleteMarkerReadError, { code: 'MethodNotAllowed' }],
   [ObjectNotFoundError, { code: 'NoSuchKey' }],
   [UploadNotFoundError, { code: 'NoSuchUpload' }],
   [InvalidPartError, { code: 'InvalidPart' }],
@@ -66,7 +80,7 @@ export function toS3Error(err: unknown): { error: S3Error; internal: boolean } {
   for (const [cls, mapping] of ERROR_TABLE) {
     if (err instanceof cls) {
       const message = mapping.passMessage === true ? (err as Error).message : mapping.message;
-      const s3 = new S3Error(mapping.code, { cause: err, ...(message !== undefined ? { message } : {}) });
+      const s3 = new S3Error(mapping.code, { cause: err, headers: deleteMarkerHeaders(err), ...(message !== undefined ? { message } : {}) });
       return { error: s3, internal: s3.status >= 500 };
     }
   }

@@ -38,6 +38,7 @@ export function sendS3Error(request: FastifyRequest, reply: FastifyReply, err: u
     if (!keptOnError(name)) reply.removeHeader(name);
   }
   reply.code(error.status);
+  reply.headers(error.headers);
   if (request.method === 'HEAD') return reply.send();
   const body = encodeError({
     code: error.code,

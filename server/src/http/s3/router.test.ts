@@ -24,7 +24,11 @@ const routes: Array<[string, string, S3Operation, RouteInput['headers']?]> = [
   ['GET', '/bucket?uploads', { op: 'ListMultipartUploads', bucket: 'bucket' }],
   ['POST', '/bucket?delete', { op: 'DeleteObjects', bucket: 'bucket' }],
   ['GET', '/bucket/key', { op: 'GetObject', bucket: 'bucket', key: 'key' }],
-  ['GET', '/bucket/key?versionId=null', { op: 'GetObject', bucket: 'bucket', key: 'key' }],
+  ['GET', '/bucket/key?versionId=null', { op: 'GetObject', bucket: 'bucket', key: 'key', versionId: 'null' }],
+  ['DELETE', '/bucket/key?versionId=0a1b2c3d-0000-4000-8000-000000000000', { op: 'DeleteObject', bucket: 'bucket', key: 'key', versionId: '0a1b2c3d-0000-4000-8000-000000000000' }],
+  ['GET', '/bucket?versions&prefix=a', { op: 'ListObjectVersions', bucket: 'bucket' }],
+  ['GET', '/bucket?versioning', { op: 'GetBucketVersioning', bucket: 'bucket' }],
+  ['PUT', '/bucket?versioning', { op: 'PutBucketVersioning', bucket: 'bucket' }],
   ['HEAD', '/bucket/a/b/c', { op: 'HeadObject', bucket: 'bucket', key: 'a/b/c' }],
   ['PUT', '/bucket/key', { op: 'PutObject', bucket: 'bucket', key: 'key' }],
   ['DELETE', '/bucket/key', { op: 'DeleteObject', bucket: 'bucket', key: 'key' }],
@@ -97,6 +101,8 @@ const failures: Array<[string, string, S3ErrorCode, RouteInput['headers']?]> = [
   ['GET', '/bucket?website', 'NotImplemented'],
   ['GET', '/bucket?list-type=3', 'InvalidArgument'],
   ['GET', '/bucket/key?versionId=abc', 'InvalidArgument'],
+  ['HEAD', '/bucket/key?versionId=', 'InvalidArgument'],
+  ['DELETE', '/bucket/key?versionId=0A1B2C3D-0000-4000-8000-00000000000Z', 'InvalidArgument'],
   ['PUT', '/bucket/key', 'InvalidArgument', { 'x-amz-copy-source': 'nokey' }],
   ['PUT', '/bucket/key?partNumber=1&uploadId=u', 'InvalidArgument', { 'x-amz-copy-source': '/a/' }],
 ];
@@ -109,7 +115,9 @@ for (const [method, target, code, headers] of failures) {
 
 test('parseCopySource accepts the SDK and the legacy forms', () => {
   assert.deepEqual(parseCopySource('src/k%2Fe%3Fy'), { bucket: 'src', key: 'k/e?y' });
-  assert.deepEqual(parseCopySource('/src/key?versionId=null'), { bucket: 'src', key: 'key' });
+  assert.deepEqual(parseCopySource('/src/key?versionId=null'), { bucket: 'src', key: 'key', versionId: 'null' });
   assert.throws(() => parseCopySource('/src/key?versionId=v1'), (e: unknown) => e instanceof S3Error && e.code === 'InvalidArgument');
+  assert.deepEqual(parseCopySource('/src/key?versionId=0a1b2c3d-0000-4000-8000-000000000000'),
+    { bucket: 'src', key: 'key', versionId: '0a1b2c3d-0000-4000-8000-000000000000' });
   assert.throws(() => parseCopySource('/src/'), (e: unknown) => e instanceof S3Error && e.code === 'InvalidArgument');
 });

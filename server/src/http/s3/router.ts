@@ -30,20 +30,28 @@ export type S3Operation =
   | { op: 'ListObjectsV2'; bucket: string }
   | { op: 'ListMultipartUploads'; bucket: string }
   | { op: 'DeleteObjects'; bucket: string }
-  | { op: 'GetObject'; bucket: string; key: string }
-  | { op: 'HeadObject'; bucket: string; key: string }
+  | { op: 'ListObjectVersions'; bucket: string }
+  | { op: 'GetObject'; bucket: string; key: string; versionId?: string }
+  | { op: 'HeadObject'; bucket: string; key: string; versionId?: string }
   | { op: 'PutObject'; bucket: string; key: string }
-  | { op: 'CopyObject'; bucket: string; key: string; source: { bucket: string; key: string } }
-  | { op: 'DeleteObject'; bucket: string; key: string }
+  | { op: 'CopyObject'; bucket: string; key: string; source: CopySource }
+  | { op: 'DeleteObject'; bucket: string; key: string; versionId?: string }
   | { op: 'GetObjectTagging'; bucket: string; key: string }
   | { op: 'PutObjectTagging'; bucket: string; key: string }
   | { op: 'DeleteObjectTagging'; bucket: string; key: string }
   | { op: 'CreateMultipartUpload'; bucket: string; key: string }
   | { op: 'UploadPart'; bucket: string; key: string; uploadId: string; partNumber: number }
-  | { op: 'UploadPartCopy'; bucket: string; key: string; uploadId: string; partNumber: number; source: { bucket: string; key: string } }
+  | { op: 'UploadPartCopy'; bucket: string; key: string; uploadId: string; partNumber: number; source: CopySource }
   | { op: 'CompleteMultipartUpload'; bucket: string; key: string; uploadId: string }
   | { op: 'AbortMultipartUpload'; bucket: string; key: string; uploadId: string }
   | { op: 'ListParts'; bucket: string; key: string; uploadId: string };
+
+/** The object a copy reads: x-amz-copy-source, with the version it names (absent: the newest). */
+export interface CopySource {
+  bucket: string;
+  key: string;
+  versionId?: string;
+}
 
 /** Name of an S3 operation. */
 export type S3OperationName = S3Operation['op'];
@@ -63,7 +71,7 @@ const UNSUPPORTED_SUBRESOURCES = [
   'accelerate', 'acl', 'analytics', 'attributes', 'encryption', 'intelligent-tiering', 'inventory',
   'legal-hold', 'lifecycle', 'logging', 'metadataTable', 'metrics', 'notification', 'object-lock',
   'ownershipControls', 'publicAccessBlock', 'replication', 'requestPayment',
-  'restore', 'retention', 'select', 'torrent', 'versions', 'website',
+  'restore', 'retention', 'select', 'torrent', 'website',
 ] as const;
 
 function decodeSegment(raw: string): string {
@@ -94,20 +102,33 @@ export function parsePartNumber(raw: string): number {
   return Number(raw);
 }
 
+const VERSION_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Checks a version id: "null" or the UUID form this server issues. Anything else cannot name a version here and
+ * is InvalidArgument, as AWS answers for malformed ids (a well-formed unknown id is NoSuchVersion later).
+ */
+export function parseVersionId(raw: string, argumentName = 'versionId'): string {
+  if (raw === '') {
+    throw new S3Error('InvalidArgument', { message: 'Version id cannot be the empty string', extra: { ArgumentName: argumentName, ArgumentValue: raw } });
+  }
+  if (raw !== 'null' && !VERSION_ID_RE.test(raw)) {
+    throw new S3Error('InvalidArgument', { message: 'Invalid version id specified', extra: { ArgumentName: argumentName, ArgumentValue: raw } });
+  }
+  return raw;
+}
+
 /**
  * Parses `x-amz-copy-source`: `[/]bucket/key[?versionId=…]`, URL-encoded
  * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CopyObject.html#API_CopyObject_RequestSyntax).
- * Only the unversioned source (or versionId=null) exists on this server.
  */
-export function parseCopySource(raw: string): { bucket: string; key: string } {
+export function parseCopySource(raw: string): CopySource {
   const q = raw.indexOf('?');
   const pathPart = q === -1 ? raw : raw.slice(0, q);
+  let versionId: string | undefined;
   if (q !== -1) {
-    const params = new URLSearchParams(raw.slice(q + 1));
-    const versionId = params.get('versionId');
-    if (versionId !== null && versionId !== 'null') {
-      throw new S3Error('InvalidArgument', { message: 'Invalid version id specified', extra: { ArgumentName: 'x-amz-copy-source' } });
-    }
+    const found = new URLSearchParams(raw.slice(q + 1)).get('versionId');
+    if (found !== null) versionId = parseVersionId(found, 'x-amz-copy-source');
   }
   const decoded = (() => {
     try {
@@ -125,7 +146,7 @@ export function parseCopySource(raw: string): { bucket: string; key: string } {
   const key = path.slice(slash + 1);
   checkBucketName(bucket, false);
   checkObjectKey(key);
-  return { bucket, key };
+  return versionId === undefined ? { bucket, key } : { bucket, key, versionId };
 }
 
 function rejectUnsupported(query: RouteInput['query']): void {
@@ -137,11 +158,17 @@ function rejectUnsupported(query: RouteInput['query']): void {
 }
 
 function rejectVersionId(query: RouteInput['query']): void {
-  // Buckets are unversioned: the only version that exists is "null"
+  // Tagging addresses the newest version only: the one id accepted is "null"
   // (https://docs.aws.amazon.com/AmazonS3/latest/userguide/AddingObjectstoVersionSuspendedBuckets.html).
   if (has(query, 'versionId') && query['versionId'] !== 'null') {
     throw new S3Error('InvalidArgument', { message: 'Invalid version id specified', extra: { ArgumentName: 'versionId' } });
   }
+}
+
+/** The `versionId` query parameter, checked; absent when not given. */
+function versionOf(query: RouteInput['query']): { versionId?: string } {
+  const raw = query['versionId'];
+  return raw === undefined ? {} : { versionId: parseVersionId(raw) };
 }
 
 function methodNotAllowed(method: string, resource: string): S3Error {
@@ -158,6 +185,7 @@ function bucketOperation(method: string, bucket: string, input: RouteInput): S3O
       if (has(query, 'policy')) return { op: 'GetBucketPolicy', bucket };
       if (has(query, 'policyStatus')) return { op: 'GetBucketPolicyStatus', bucket };
       if (has(query, 'versioning')) return { op: 'GetBucketVersioning', bucket };
+      if (has(query, 'versions')) return { op: 'ListObjectVersions', bucket };
       rejectUnsupported(query);
       if (has(query, 'tagging')) return { op: 'GetBucketTagging', bucket };
       if (query['list-type'] === '2') return { op: 'ListObjectsV2', bucket };
@@ -197,14 +225,15 @@ function objectOperation(method: string, bucket: string, key: string, input: Rou
     case 'GET':
       if (uploadId !== undefined) return { op: 'ListParts', bucket, key, uploadId };
       rejectUnsupported(query);
-      rejectVersionId(query);
-      if (has(query, 'tagging')) return { op: 'GetObjectTagging', bucket, key };
+      if (has(query, 'tagging')) {
+        rejectVersionId(query);
+        return { op: 'GetObjectTagging', bucket, key };
+      }
       if (has(query, 'partNumber')) throw new S3Error('NotImplemented', { message: 'GetObject by partNumber is not implemented by this server.' });
-      return { op: 'GetObject', bucket, key };
+      return { op: 'GetObject', bucket, key, ...versionOf(query) };
     case 'HEAD':
-      rejectVersionId(query);
       if (has(query, 'partNumber')) throw new S3Error('NotImplemented', { message: 'HeadObject by partNumber is not implemented by this server.' });
-      return { op: 'HeadObject', bucket, key };
+      return { op: 'HeadObject', bucket, key, ...versionOf(query) };
     case 'PUT': {
       rejectUnsupported(query);
       if (has(query, 'tagging')) {
@@ -224,9 +253,11 @@ function objectOperation(method: string, bucket: string, key: string, input: Rou
     case 'DELETE':
       if (uploadId !== undefined) return { op: 'AbortMultipartUpload', bucket, key, uploadId };
       rejectUnsupported(query);
-      rejectVersionId(query);
-      if (has(query, 'tagging')) return { op: 'DeleteObjectTagging', bucket, key };
-      return { op: 'DeleteObject', bucket, key };
+      if (has(query, 'tagging')) {
+        rejectVersionId(query);
+        return { op: 'DeleteObjectTagging', bucket, key };
+      }
+      return { op: 'DeleteObject', bucket, key, ...versionOf(query) };
     case 'POST':
       if (has(query, 'uploads')) return { op: 'CreateMultipartUpload', bucket, key };
       if (uploadId !== undefined) return { op: 'CompleteMultipartUpload', bucket, key, uploadId };

@@ -49,6 +49,7 @@ export const S3_ERRORS = {
   NoSuchCORSConfiguration: { status: 404, message: 'The CORS configuration does not exist' },
   NoSuchKey: { status: 404, message: 'The specified key does not exist.' },
   NoSuchTagSet: { status: 404, message: 'The TagSet does not exist.' },
+  NoSuchVersion: { status: 404, message: 'The specified version does not exist.' },
   NoSuchUpload: { status: 404, message: 'The specified multipart upload does not exist. The upload ID might not be valid, or the multipart upload might have been aborted or completed.' },
   NotImplemented: { status: 501, message: 'A header or query you provided requested a function that is not implemented.' },
   PreconditionFailed: { status: 412, message: 'At least one of the preconditions that you specified did not hold.' },
@@ -77,9 +78,11 @@ export class S3Error extends Error {
   readonly resource: string | undefined;
   /** Extra elements appended to the XML body (e.g. `Key`, `BucketName`, `ArgumentName`). */
   readonly extra: Readonly<Record<string, string>>;
+  /** Response headers the error answer carries (e.g. x-amz-delete-marker on a delete marker's 404/405). */
+  readonly headers: Readonly<Record<string, string>>;
   constructor(
     code: S3ErrorCode,
-    opts: { message?: string; resource?: string; cause?: unknown; extra?: Record<string, string> } = {},
+    opts: { message?: string; resource?: string; cause?: unknown; extra?: Record<string, string>; headers?: Record<string, string> } = {},
   ) {
     super(opts.message ?? S3_ERRORS[code].message, { cause: opts.cause });
     this.name = 'S3Error';
@@ -87,5 +90,6 @@ export class S3Error extends Error {
     this.status = S3_ERRORS[code].status;
     this.resource = opts.resource;
     this.extra = opts.extra ?? {};
+    this.headers = opts.headers ?? {};
   }
 }

@@ -41,6 +41,11 @@ export interface RenameDataOptions {
   dataDir: string | null;
   /** When set, files of the moved data directory not in this list are removed (multipart). */
   keepFiles?: readonly string[];
+  /**
+   * Data directories of other versions the new record still references (versioned objects): kept, where
+   * every other data directory of the object is removed after the commit.
+   */
+  keepDataDirs?: readonly string[];
 }
 
 /** One entry of {@link Drive.listVolumes}. */

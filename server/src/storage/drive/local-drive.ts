@@ -365,7 +365,8 @@ export class LocalDrive implements Drive {
     await this.#atomicWrite(join(dir, META_FILE), meta);
     if (created === undefined) {
       const names = await readdir(dir);
-      const stale = names.filter((n) => isDataDirName(n) && n !== opts.dataDir);
+      const keep = new Set(opts.keepDataDirs ?? []);
+      const stale = names.filter((n) => isDataDirName(n) && n !== opts.dataDir && !keep.has(n));
       await Promise.all(stale.map((n) => rm(join(dir, n), { recursive: true, force: true })));
     }
     if (trashed) await this.#emptyTrash();

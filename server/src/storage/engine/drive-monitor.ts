@@ -156,7 +156,7 @@ async function healSet(set: ErasureSet, slot: SetDrive): Promise<void> {
   for (const b of buckets) {
     for await (const e of listSet(set, b.name, '', '', false)) {
       if (!slot.online) return;
-      if ('info' in e) await healObject(set, b.name, e.key, false);
+      if ('record' in e) await healObject(set, b.name, e.key, false);
     }
   }
 }

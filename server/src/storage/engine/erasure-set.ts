@@ -5,8 +5,8 @@ import {
 } from '../drive/index.js';
 import { onEach, readQuorum, writeQuorum } from '../erasure/index.js';
 import type { DriveResult } from '../erasure/index.js';
-import { decodeObjectMeta } from '../format/index.js';
-import type { ObjectMeta } from '../format/index.js';
+import { decodeObjectRecord, isDeleteMarker } from '../format/index.js';
+import type { ObjectMeta, ObjectRecord } from '../format/index.js';
 import type { NamespaceLocker } from './locker.js';
 import type { ObjectInfo } from './object-layer.js';
 import type { SetDrive } from './set-drive.js';
@@ -27,13 +27,42 @@ export interface HealSink {
   queueObject(set: ErasureSet, bucket: string, key: string, deep: boolean): void;
 }
 
-/** Metadata agreed by a read quorum of drives. */
+/** One object version agreed by a read quorum of drives (what reads and heals of its data use). */
 export interface QuorumMeta {
   meta: ObjectMeta;
-  /** Per drive of the set: its record when it agrees with `meta`, else null. */
+  /** Per drive of the set: its copy of the version (own shard index, inline shard) when it agrees, else null. */
   perDrive: (ObjectMeta | null)[];
-  /** True when some online drive lacks the agreed version (needs healing). */
+  /** True when some online drive lacks the agreed record (needs healing). */
   incomplete: boolean;
+}
+
+/** The metadata record (every version of a key) agreed by a read quorum of drives. */
+export interface QuorumRecord {
+  record: ObjectRecord;
+  /** Per drive of the set: its record when it agrees with `record`, else null. */
+  perDrive: (ObjectRecord | null)[];
+  /** True when some online drive lacks the agreed record (needs healing). */
+  incomplete: boolean;
+}
+
+/**
+ * Data shards of the newest object version, which sets the record's read quorum; a record of delete markers
+ * only uses the set's K (markers are written at the set's write quorum).
+ */
+export function recordK(record: ObjectRecord, setK: number): number {
+  const obj = record.versions.find((v): v is ObjectMeta => !isDeleteMarker(v));
+  return obj === undefined ? setK : obj.erasure.k;
+}
+
+/** Parity of the record's newest object version (the set's parity for delete markers only). */
+export function recordM(record: ObjectRecord, setM: number): number {
+  const obj = record.versions.find((v): v is ObjectMeta => !isDeleteMarker(v));
+  return obj === undefined ? setM : obj.erasure.m;
+}
+
+/** Modification time of the record's newest version (its last change). */
+function recordTime(record: ObjectRecord): number {
+  return record.versions[0]?.modTime ?? 0;
 }
 
 /** Dependencies of an {@link ErasureSet}. */
@@ -127,17 +156,17 @@ export class ErasureSet {
   }
 
   /** Reads and decodes every drive's metadata record of `key`. */
-  readMetas(bucket: string, key: string, only?: readonly boolean[]): Promise<DriveResult<ObjectMeta>[]> {
-    return this.each(async (d) => decodeObjectMeta(await d.readMeta(bucket, key)), only);
+  readMetas(bucket: string, key: string, only?: readonly boolean[]): Promise<DriveResult<ObjectRecord>[]> {
+    return this.each(async (d) => decodeObjectRecord(await d.readMeta(bucket, key)), only);
   }
 
   /**
-   * Picks the newest object version held by at least its read quorum (K) of drives.
-   * Throws ObjectNotFoundError when no version can reach K even counting unreachable drives,
+   * Picks the newest record held by at least its read quorum (K) of drives.
+   * Throws ObjectNotFoundError when no record can reach K even counting unreachable drives,
    * InsufficientReadQuorumError when it might but too few drives answered.
    */
-  pickQuorum(bucket: string, key: string, results: readonly DriveResult<ObjectMeta>[]): QuorumMeta {
-    const groups = new Map<string, { meta: ObjectMeta; idx: number[] }>();
+  pickQuorum(bucket: string, key: string, results: readonly DriveResult<ObjectRecord>[]): QuorumRecord {
+    const groups = new Map<string, { meta: ObjectRecord; idx: number[] }>();
     let unknown = 0;
     let volumeMissing = 0;
     results.forEach((r, i) => {
@@ -146,17 +175,18 @@ export class ErasureSet {
         else if (!(r.error instanceof FileNotFoundError)) unknown++;
         return;
       }
-      const g = groups.get(r.value.versionId);
-      if (g === undefined) groups.set(r.value.versionId, { meta: r.value, idx: [i] });
+      const g = groups.get(r.value.writeId);
+      if (g === undefined) groups.set(r.value.writeId, { meta: r.value, idx: [i] });
       else g.idx.push(i);
     });
-    let best: { meta: ObjectMeta; idx: number[] } | undefined;
+    let best: { meta: ObjectRecord; idx: number[] } | undefined;
     let largest = 0;
     for (const g of groups.values()) {
       largest = Math.max(largest, g.idx.length);
-      if (g.idx.length < readQuorum(g.meta.erasure.k)) continue;
-      if (best === undefined || g.meta.modTime > best.meta.modTime
-        || (g.meta.modTime === best.meta.modTime && g.meta.versionId > best.meta.versionId)) best = g;
+      if (g.idx.length < readQuorum(recordK(g.meta, this.k))) continue;
+      const t = recordTime(g.meta);
+      const bt = best === undefined ? 0 : recordTime(best.meta);
+      if (best === undefined || t > bt || (t === bt && g.meta.writeId > best.meta.writeId)) best = g;
     }
     if (best === undefined) {
       if (largest + unknown < this.readQuorum) {
@@ -165,10 +195,10 @@ export class ErasureSet {
       }
       throw new InsufficientReadQuorumError(`cannot read ${bucket}/${key}: too few drives agree`);
     }
-    const perDrive: (ObjectMeta | null)[] = results.map(() => null);
-    for (const i of best.idx) perDrive[i] = (results[i] as { ok: true; value: ObjectMeta }).value;
+    const perDrive: (ObjectRecord | null)[] = results.map(() => null);
+    for (const i of best.idx) perDrive[i] = (results[i] as { ok: true; value: ObjectRecord }).value;
     const incomplete = this.drives.some((d, i) => d.online && perDrive[i] === null);
-    return { meta: best.meta, perDrive, incomplete };
+    return { record: best.meta, perDrive, incomplete };
   }
 
   #spread = 0;
@@ -179,7 +209,7 @@ export class ErasureSet {
    * committed version and K "not found" answers (from drives not under heal) mean no committed version; anything else
    * falls back to the full quorum read.
    */
-  async readListMeta(bucket: string, key: string): Promise<ObjectMeta | null> {
+  async readListMeta(bucket: string, key: string): Promise<ObjectRecord | null> {
     // Drives being healed (fresh or back from an outage) may lack objects: they take no part here.
     const online = this.drives.flatMap((d, i) => (d.online && !d.healing ? [i] : []));
     if (online.length > this.readQuorum) {
@@ -188,20 +218,20 @@ export class ErasureSet {
       for (let j = 0; j < this.readQuorum; j++) mask[online[(start + j) % online.length]!] = true;
       const res = (await this.readMetas(bucket, key, mask)).filter((_, i) => mask[i]);
       const first = res[0];
-      if (first?.ok === true && first.value.erasure.k <= res.length
-        && res.every((r) => r.ok && r.value.versionId === first.value.versionId)) return first.value;
+      if (first?.ok === true && recordK(first.value, this.k) <= res.length
+        && res.every((r) => r.ok && r.value.writeId === first.value.writeId)) return first.value;
       if (res.every((r) => !r.ok && r.error instanceof FileNotFoundError)) return null;
     }
     try {
-      return (await this.readQuorumMeta(bucket, key)).meta;
+      return (await this.readQuorumMeta(bucket, key)).record;
     } catch (err) {
       if (err instanceof ObjectNotFoundError) return null;
       throw err;
     }
   }
 
-  /** Metadata at read quorum (queues a heal when some online drive lacks it). */
-  async readQuorumMeta(bucket: string, key: string): Promise<QuorumMeta> {
+  /** The record at read quorum (queues a heal when some online drive lacks it). */
+  async readQuorumMeta(bucket: string, key: string): Promise<QuorumRecord> {
     const q = this.pickQuorum(bucket, key, await this.readMetas(bucket, key));
     if (q.incomplete) this.heals.queueObject(this, bucket, key, false);
     return q;
@@ -219,6 +249,7 @@ export function toObjectInfo(bucket: string, meta: ObjectMeta): ObjectInfo {
     system: { ...meta.system },
     user: { ...meta.user },
     checksums: { ...meta.checksums },
+    versionId: meta.versionId,
   };
   if (meta.partCount !== undefined) info.partCount = meta.partCount;
   if (meta.tags !== undefined && meta.tags.length > 0) info.tags = meta.tags.map((t) => ({ key: t.key, value: t.value }));

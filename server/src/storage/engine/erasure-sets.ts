@@ -5,12 +5,15 @@ import { decodeBucketRecord, encodeBucketRecord } from '../format/index.js';
 import type { ErasureSet } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
 import type { HealQueue } from './heal-queue.js';
-import { listObjects } from './listing.js';
+import { hasAnyKey, listObjects } from './listing.js';
 import { abortUpload, completeUpload, createUpload, listParts, listSetUploads, putPart, toUploadInfo } from './multipart.js';
 import type {
-  BucketConfigKind, BucketInfo, ChecksumAlgorithm, CompletePart, ListObjectsOptions, ListObjectsResult, ListPartsResult, ListUploadsOptions,
+  BucketConfigKind, BucketInfo, ChecksumAlgorithm, CompletePart, DeleteObjectOptions, DeleteObjectResult, ListObjectsOptions, ListObjectsResult, ListPartsResult, ListUploadsOptions,
   ListUploadsResult, ObjectInfo, ObjectLayer, ObjectMetadataInput, ObjectTag, OpenObject, PartInfo, PutObjectOptions, StorageHealth,
+  VersioningState, VersionSelector,
 } from './object-layer.js';
+import { deleteObject } from './object-delete.js';
+import { selectVersion } from './versions.js';
 import { checkObjectName, compareUtf8 } from './object-name.js';
 import { openObject } from './object-read.js';
 import { putObject } from './object-write.js';
@@ -19,7 +22,7 @@ import { getBucketConfig, putBucketConfig } from './bucket-config.js';
 import { setIndexFor } from './placement.js';
 import {
   BucketExistsError, BucketNotEmptyError, BucketNotFoundError, InsufficientReadQuorumError, InsufficientWriteQuorumError,
-  InvalidBucketNameError,
+  InvalidBucketNameError, ObjectNotFoundError, VersionNotFoundError,
 } from './storage-errors.js';
 
 /** How long a positive "bucket exists" answer is reused (saves N reads per PUT/GET). */
@@ -33,6 +36,18 @@ export interface DriveChecker {
   /** Re-reads the format of every drive now (on demand from health()). */
   checkNow(): Promise<void>;
   stop(): void;
+}
+
+/** A read of `versionId` on a key that has no versions at all is NoSuchVersion (as S3 answers), not NoSuchKey. */
+async function versionRead<T>(bucket: string, key: string, versionId: string | undefined, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (versionId !== undefined && err instanceof ObjectNotFoundError && err.deleteMarker === undefined && !(err instanceof VersionNotFoundError)) {
+      throw new VersionNotFoundError(bucket, key, versionId);
+    }
+    throw err;
+  }
 }
 
 /**
@@ -128,8 +143,8 @@ export class ErasureSets implements ObjectLayer {
 
   async deleteBucket(bucket: string): Promise<void> {
     await this.getBucketInfo(bucket);
-    const list = await this.listObjects(bucket, { prefix: '', delimiter: '', startAfter: '', maxKeys: 1 });
-    if (list.objects.length > 0) throw new BucketNotEmptyError(bucket);
+    // Noncurrent versions and delete markers keep a bucket non-empty, as on S3.
+    if (await hasAnyKey(this.sets, bucket)) throw new BucketNotEmptyError(bucket);
     const uploads = await Promise.all(this.sets.map((s) => listSetUploads(s, bucket)));
     if (uploads.some((u) => u.length > 0)) throw new BucketNotEmptyError(bucket);
     this.#bucketSeen.delete(bucket);
@@ -150,17 +165,19 @@ export class ErasureSets implements ObjectLayer {
     return putObject(this.#setFor(key), bucket, key, body, opts);
   }
 
-  async getObjectInfo(bucket: string, key: string): Promise<ObjectInfo> {
+  async getObjectInfo(bucket: string, key: string, opts: VersionSelector = {}): Promise<ObjectInfo> {
     checkObjectName(key);
     await this.#requireBucket(bucket);
-    const q = await this.#setFor(key).readQuorumMeta(bucket, key);
-    return toObjectInfo(bucket, q.meta);
+    return versionRead(bucket, key, opts.versionId, async () => {
+      const q = await this.#setFor(key).readQuorumMeta(bucket, key);
+      return toObjectInfo(bucket, selectVersion(bucket, q, opts.versionId).meta);
+    });
   }
 
-  async openObject(bucket: string, key: string): Promise<OpenObject> {
+  async openObject(bucket: string, key: string, opts: VersionSelector = {}): Promise<OpenObject> {
     checkObjectName(key);
     await this.#requireBucket(bucket);
-    return openObject(this.#setFor(key), bucket, key);
+    return versionRead(bucket, key, opts.versionId, () => openObject(this.#setFor(key), bucket, key, opts.versionId));
   }
 
   async putObjectTags(bucket: string, key: string, tags: ObjectTag[]): Promise<ObjectInfo> {
@@ -189,19 +206,10 @@ export class ErasureSets implements ObjectLayer {
     return putBucketConfig(this.sets, bucket, kind, data);
   }
 
-  async deleteObject(bucket: string, key: string): Promise<void> {
+  async deleteObject(bucket: string, key: string, opts: DeleteObjectOptions = {}): Promise<DeleteObjectResult> {
     checkObjectName(key);
     await this.#requireBucket(bucket);
-    const set = this.#setFor(key);
-    const unlock = await set.locker.lock(`${bucket}/${key}`);
-    try {
-      const res = await set.each((d) => d.deleteObject(bucket, key));
-      if (countOk(res) < majorityQuorum(set.n)) {
-        throw new InsufficientWriteQuorumError(`cannot delete ${bucket}/${key}: ${countOk(res)} of ${set.n} drives answered`);
-      }
-    } finally {
-      unlock();
-    }
+    return deleteObject(this.#setFor(key), bucket, key, opts);
   }
 
   async listObjects(bucket: string, opts: ListObjectsOptions): Promise<ListObjectsResult> {
@@ -225,10 +233,12 @@ export class ErasureSets implements ObjectLayer {
     return putPart(this.#setFor(key), bucket, key, uploadId, partNumber, body, opts);
   }
 
-  async completeMultipartUpload(bucket: string, key: string, uploadId: string, parts: CompletePart[]): Promise<ObjectInfo> {
+  async completeMultipartUpload(
+    bucket: string, key: string, uploadId: string, parts: CompletePart[], opts: { versioning?: VersioningState } = {},
+  ): Promise<ObjectInfo> {
     checkObjectName(key);
     await this.#requireBucket(bucket);
-    return completeUpload(this.#setFor(key), bucket, key, uploadId, parts);
+    return completeUpload(this.#setFor(key), bucket, key, uploadId, parts, opts.versioning);
   }
 
   async abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void> {

@@ -2,19 +2,21 @@ import { randomUUID } from 'node:crypto';
 import type { ShardWriter } from '../drive/index.js';
 import { FileNotFoundError } from '../drive/index.js';
 import { blockCount, blockLength, chunkLength, fetchBlock, shardSize } from '../erasure/index.js';
-import { encodeObjectMeta } from '../format/index.js';
-import type { ObjectMeta } from '../format/index.js';
-import type { ErasureSet, QuorumMeta } from './erasure-set.js';
+import { encodeObjectRecord, isDeleteMarker } from '../format/index.js';
+import type { ObjectRecord, VersionMeta } from '../format/index.js';
+import type { ErasureSet, QuorumMeta, QuorumRecord } from './erasure-set.js';
 import { partDecoder } from './object-read.js';
 import { shardDrives } from './object-write.js';
 import { ObjectNotFoundError } from './storage-errors.js';
+import { dataDirsOf, versionAt } from './versions.js';
 
 /**
- * Healing of one object (REFERENCE.md fact 7): the version agreed by read quorum is rebuilt on
- * every online drive that lacks it, holds another version, or (deep heal) holds a missing or
- * corrupt shard. Rebuilt shards are written to the temp area and committed with the same
- * `renameData` as a PUT, so a drive never exposes a half-healed object. Runs under the
- * object's lock, from the heal queue only.
+ * Healing of one object (REFERENCE.md fact 7): the record agreed by read quorum (every version) is
+ * rebuilt on every online drive that lacks it, holds another record, or (deep heal) holds a missing
+ * or corrupt shard of any version. Rebuilt shards are written to the temp area and committed with
+ * the same `renameData` as a PUT, so a drive never exposes a half-written shard file (while a record
+ * with several data directories is committed, a version whose directory is not in yet reads as a
+ * missing shard there). Runs under the object's lock, from the heal queue only.
  */
 
 /** What a heal did. */
@@ -44,54 +46,81 @@ async function findDamage(set: ErasureSet, bucket: string, q: QuorumMeta, target
   }
 }
 
-/** Rebuilds the shards of `targets` into the temp area (or inline buffers) and commits them. */
-async function rebuild(set: ErasureSet, bucket: string, q: QuorumMeta, targets: number[]): Promise<number[]> {
+/**
+ * Rebuilds the shards of one object version for `targets`: into `tmpDir/<dataDir>/part.N` on the target drives,
+ * or, for an inline version, into the returned per-shard inline buffers.
+ */
+async function rebuildVersion(set: ErasureSet, bucket: string, q: QuorumMeta, targets: number[], tmpDir: string): Promise<Buffer[]> {
   const { meta } = q;
   const { k } = meta.erasure;
   const byShard = shardDrives(meta.erasure.distribution);
   const isTarget = set.drives.map((_, i) => targets.includes(i));
-  const tmpDir = `tmp/${randomUUID()}`;
   const inline: Buffer[] = [];
-  try {
-    const parts = meta.dataDir === null ? [{ number: 1, size: meta.size }] : meta.parts;
-    for (const part of parts) {
-      const { st, shards } = partDecoder(set, bucket, q, part.number, () => undefined);
-      byShard.forEach((i, s) => { if (isTarget[i]) st.bad[s] = true; });
-      let writers: (ShardWriter | null)[] = [];
-      try {
-        if (meta.dataDir !== null) {
-          const res = await set.each((d) => d.createShardWriter(`${tmpDir}/${meta.dataDir}/part.${part.number}`), isTarget);
-          writers = res.map((r) => (r.ok ? r.value : null));
-        }
-        const blocks = meta.dataDir === null ? 1 : blockCount(part.size, meta.erasure.blockSize);
-        for (let b = 0; b < blocks; b++) {
-          const len = meta.dataDir === null ? meta.size : blockLength(part.size, meta.erasure.blockSize, b);
-          const chunks = await fetchBlock(st, b, chunkLength(len, k), true);
-          await Promise.all(targets.map(async (i) => {
-            const s = meta.erasure.distribution[i]! - 1;
-            const hash = set.hasher.hash(chunks[s]!);
-            if (meta.dataDir === null) inline[s] = Buffer.concat([hash, chunks[s]!]);
-            else await writers[i]?.write([hash, chunks[s]!]);
-          }));
-        }
-        await Promise.all(writers.map((w) => w?.close()));
-      } catch (err) {
-        await Promise.all(writers.map((w) => w?.abort()));
-        throw err;
-      } finally {
-        await shards.close();
+  const parts = meta.dataDir === null ? [{ number: 1, size: meta.size }] : meta.parts;
+  for (const part of parts) {
+    const { st, shards } = partDecoder(set, bucket, q, part.number, () => undefined);
+    byShard.forEach((i, s) => { if (isTarget[i]) st.bad[s] = true; });
+    let writers: (ShardWriter | null)[] = [];
+    try {
+      if (meta.dataDir !== null) {
+        const res = await set.each((d) => d.createShardWriter(`${tmpDir}/${meta.dataDir}/part.${part.number}`), isTarget);
+        writers = res.map((r) => (r.ok ? r.value : null));
       }
+      const blocks = meta.dataDir === null ? 1 : blockCount(part.size, meta.erasure.blockSize);
+      for (let b = 0; b < blocks; b++) {
+        const len = meta.dataDir === null ? meta.size : blockLength(part.size, meta.erasure.blockSize, b);
+        const chunks = await fetchBlock(st, b, chunkLength(len, k), true);
+        await Promise.all(targets.map(async (i) => {
+          const s = meta.erasure.distribution[i]! - 1;
+          const hash = set.hasher.hash(chunks[s]!);
+          if (meta.dataDir === null) inline[s] = Buffer.concat([hash, chunks[s]!]);
+          else await writers[i]?.write([hash, chunks[s]!]);
+        }));
+      }
+      await Promise.all(writers.map((w) => w?.close()));
+    } catch (err) {
+      await Promise.all(writers.map((w) => w?.abort()));
+      throw err;
+    } finally {
+      await shards.close();
     }
-    const res = await set.each((d, i) => {
-      const shard = meta.erasure.distribution[i]!;
-      const own: ObjectMeta = { ...meta, erasure: { ...meta.erasure, index: shard }, inline: meta.dataDir === null ? inline[shard - 1] ?? null : null };
-      return d.renameData(bucket, meta.key, encodeObjectMeta(own), meta.dataDir === null
-        ? { srcDataPath: null, dataDir: null }
-        : { srcDataPath: `${tmpDir}/${meta.dataDir}`, dataDir: meta.dataDir });
+  }
+  return inline;
+}
+
+/**
+ * Rebuilds every object version of the agreed record on `targets` and commits the record there: one
+ * `renameData` per data directory (each moving one rebuilt directory in, all of them kept), or a single
+ * metadata-only commit when every version is inline or a delete marker.
+ */
+async function rebuild(set: ErasureSet, bucket: string, q: QuorumRecord, targets: number[]): Promise<number[]> {
+  const { record } = q;
+  const isTarget = set.drives.map((_, i) => targets.includes(i));
+  const tmpDir = `tmp/${randomUUID()}`;
+  const inline = new Map<number, Buffer[]>();
+  const dirs = dataDirsOf(record.versions);
+  try {
+    for (let j = 0; j < record.versions.length; j++) {
+      if (isDeleteMarker(record.versions[j]!)) continue;
+      inline.set(j, await rebuildVersion(set, bucket, versionAt(q, j), targets, tmpDir));
+    }
+    const res = await set.each(async (d, i) => {
+      const own: ObjectRecord = {
+        ...record,
+        versions: record.versions.map((v, j): VersionMeta => {
+          if (isDeleteMarker(v)) return v;
+          const shard = v.erasure.distribution[i]!;
+          return { ...v, erasure: { ...v.erasure, index: shard }, inline: v.dataDir === null ? inline.get(j)?.[shard - 1] ?? null : null };
+        }),
+      };
+      const bytes = encodeObjectRecord(own);
+      if (dirs.length === 0) return d.renameData(bucket, record.key, bytes, { srcDataPath: null, dataDir: null, keepDataDirs: [] });
+      for (const dir of dirs) await d.renameData(bucket, record.key, bytes, { srcDataPath: `${tmpDir}/${dir}`, dataDir: dir, keepDataDirs: dirs });
+      return undefined;
     }, isTarget);
     return targets.filter((i) => res[i]!.ok);
   } finally {
-    if (meta.dataDir !== null) await set.each((d) => d.deleteSysPath(tmpDir), isTarget);
+    if (dirs.length > 0) await set.each((d) => d.deleteSysPath(tmpDir), isTarget);
   }
 }
 
@@ -103,7 +132,7 @@ export async function healObject(set: ErasureSet, bucket: string, key: string, d
   const unlock = await set.locker.lock(`${bucket}/${key}`);
   try {
     const results = await set.readMetas(bucket, key);
-    let q: QuorumMeta;
+    let q: QuorumRecord;
     try {
       q = set.pickQuorum(bucket, key, results);
     } catch (err) {
@@ -116,7 +145,11 @@ export async function healObject(set: ErasureSet, bucket: string, key: string, d
     }
     const targets = new Set<number>();
     set.drives.forEach((d, i) => { if (d.online && q.perDrive[i] === null) targets.add(i); });
-    if (deep) await findDamage(set, bucket, q, targets);
+    if (deep) {
+      for (let j = 0; j < q.record.versions.length; j++) {
+        if (!isDeleteMarker(q.record.versions[j]!)) await findDamage(set, bucket, versionAt(q, j), targets);
+      }
+    }
     if (targets.size === 0) return { healed: [] };
     const healed = await rebuild(set, bucket, q, [...targets].sort((a, b) => a - b));
     if (healed.length > 0) set.logger.info(`healed ${bucket}/${key} on ${healed.map((i) => set.drives[i]!.drive.endpoint).join(', ')}`);

@@ -1,15 +1,16 @@
 /** Public names of the engine layer: the ObjectLayer contract, its implementation, and engine errors. */
 export type {
-  BucketConfigKind, BucketInfo, ByteRange, ChecksumAlgorithm, CompletePart, ListObjectsOptions, ListObjectsResult, ListPartsResult,
+  BucketConfigKind, BucketInfo, ByteRange, ChecksumAlgorithm, CompletePart, DeleteObjectOptions, DeleteObjectResult, ListObjectsOptions, ListObjectsResult, ListPartsResult,
   ListUploadsOptions, ListUploadsResult, MultipartUploadInfo, ObjectInfo, ObjectLayer, ObjectMetadataInput, ObjectTag, OpenObject,
-  PartInfo, PutObjectOptions, StorageHealth, SystemMetadataName, VersioningState,
+  PartInfo, PutObjectOptions, StorageHealth, SystemMetadataName, VersioningState, VersionSelector,
 } from './object-layer.js';
 export {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, EntityTooSmallError, FormatMismatchError,
   IncompleteBodyError, InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError,
-  InvalidObjectNameError, InvalidPartError, InvalidPartOrderError, InvalidStorageConfigError, ObjectNotFoundError,
-  UploadNotFoundError,
+  DeleteMarkerReadError, InvalidObjectNameError, InvalidPartError, InvalidPartOrderError, InvalidStorageConfigError, ObjectNotFoundError,
+  UploadNotFoundError, VersionNotFoundError,
 } from './storage-errors.js';
+export type { DeleteMarkerInfo } from './storage-errors.js';
 export { openStorage } from './open-storage.js';
 export type { OpenStorageOptions, Storage } from './open-storage.js';
 export type { StorageLogger } from './erasure-set.js';

@@ -1,3 +1,5 @@
+import { isDeleteMarker } from '../format/index.js';
+import type { ObjectRecord } from '../format/index.js';
 import type { ErasureSet } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
 import type { ListObjectsOptions, ListObjectsResult, ObjectInfo } from './object-layer.js';
@@ -17,8 +19,8 @@ import { InsufficientReadQuorumError } from './storage-errors.js';
  * by reading their metadata (ErasureSet.readListMeta, which also supplies size/ETag). Sets are then merged.
  */
 
-/** One listing entry: an object or a common prefix. */
-export type ListEntry = { key: string; info: ObjectInfo } | { key: string; prefix: true };
+/** One listing entry: a key's record (every version) or a common prefix. */
+export type ListEntry = { key: string; record: ObjectRecord } | { key: string; prefix: true };
 
 interface Candidate {
   key: string;
@@ -70,17 +72,17 @@ export async function* listSet(
   set: ErasureSet, bucket: string, prefix: string, startAfter: string, slash: boolean,
 ): AsyncGenerator<ListEntry> {
   const startDir = prefix.slice(0, prefix.lastIndexOf('/') + 1);
-  const ahead: { c: Candidate; info: Promise<ObjectInfo | null> }[] = [];
-  const lookup = (c: Candidate): Promise<ObjectInfo | null> => {
+  const ahead: { c: Candidate; info: Promise<ObjectRecord | null> }[] = [];
+  const lookup = (c: Candidate): Promise<ObjectRecord | null> => {
     if (c.dir) return Promise.resolve(null);
-    const p = set.readListMeta(bucket, c.key).then((meta) => (meta === null ? null : toObjectInfo(bucket, meta)));
+    const p = set.readListMeta(bucket, c.key);
     p.catch(() => undefined);
     return p;
   };
-  const emit = async (item: { c: Candidate; info: Promise<ObjectInfo | null> }): Promise<ListEntry | null> => {
+  const emit = async (item: { c: Candidate; info: Promise<ObjectRecord | null> }): Promise<ListEntry | null> => {
     if (item.c.dir) return { key: item.c.key, prefix: true };
-    const info = await item.info;
-    return info === null ? null : { key: item.c.key, info };
+    const record = await item.info;
+    return record === null ? null : { key: item.c.key, record };
   };
   for await (const c of walk(set, bucket, startDir, prefix, startAfter, slash)) {
     ahead.push({ c, info: lookup(c) });
@@ -95,52 +97,77 @@ export async function* listSet(
   }
 }
 
-/** Merges per-set listings (each in key order) into one ListObjects page. */
-export async function listObjects(sets: readonly ErasureSet[], bucket: string, opts: ListObjectsOptions): Promise<ListObjectsResult> {
-  const { prefix, delimiter, maxKeys } = opts;
-  const startAfter = opts.startAfter;
-  const slash = delimiter === '/';
-  const result: ListObjectsResult = { objects: [], commonPrefixes: [], isTruncated: false };
-  if (maxKeys <= 0) return result;
+/** True when `bucket` holds any key, whatever its versions (a bucket of delete markers is not empty). */
+export async function hasAnyKey(sets: readonly ErasureSet[], bucket: string): Promise<boolean> {
+  for await (const _entry of mergeSets(sets, bucket, '', '', false)) return true;
+  return false;
+}
+
+/** Per-set listings (each in key order) merged into one stream in key order. */
+export async function* mergeSets(
+  sets: readonly ErasureSet[], bucket: string, prefix: string, startAfter: string, slash: boolean,
+): AsyncGenerator<ListEntry> {
   const iters = sets.map((s) => listSet(s, bucket, prefix, startAfter, slash));
-  const heads: (ListEntry | undefined)[] = await Promise.all(iters.map(async (it) => (await it.next()).value ?? undefined));
-  let lastPrefix: string | undefined;
-  let count = 0;
   try {
+    const heads: (ListEntry | undefined)[] = await Promise.all(iters.map(async (it) => (await it.next()).value ?? undefined));
     for (;;) {
       let min = -1;
       for (let i = 0; i < heads.length; i++) {
         const h = heads[i];
         if (h !== undefined && (min < 0 || compareUtf8(h.key, heads[min]!.key) < 0)) min = i;
       }
-      if (min < 0) break;
+      if (min < 0) return;
       const entry = heads[min]!;
       heads[min] = (await iters[min]!.next()).value ?? undefined;
-      let cp: string | undefined;
-      if ('prefix' in entry) cp = entry.key;
-      else if (delimiter !== '') {
-        const at = entry.key.indexOf(delimiter, prefix.length);
-        if (at >= 0) cp = entry.key.slice(0, at + delimiter.length);
-      }
-      if (cp !== undefined) {
-        if (cp === lastPrefix || compareUtf8(cp, startAfter) <= 0) continue;
-        lastPrefix = cp;
-      }
-      if (count === maxKeys) {
-        result.isTruncated = true;
-        break;
-      }
-      count++;
-      if (cp !== undefined) {
-        result.commonPrefixes.push(cp);
-        result.nextMarker = cp;
-      } else {
-        result.objects.push((entry as { info: ObjectInfo }).info);
-        result.nextMarker = entry.key;
-      }
+      yield entry;
     }
   } finally {
     await Promise.all(iters.map((it) => it.return(undefined)));
+  }
+}
+
+/** The common prefix an entry rolls up to under `delimiter` after `prefix`, if any. */
+export function commonPrefixOf(entry: ListEntry, prefix: string, delimiter: string): string | undefined {
+  if ('prefix' in entry) return entry.key;
+  if (delimiter === '') return undefined;
+  const at = entry.key.indexOf(delimiter, prefix.length);
+  return at >= 0 ? entry.key.slice(0, at + delimiter.length) : undefined;
+}
+
+/**
+ * One ListObjects page. A key whose newest version is a delete marker is not listed (ListObjects shows current
+ * objects only: https://docs.aws.amazon.com/AmazonS3/latest/userguide/DeleteMarker.html).
+ */
+export async function listObjects(sets: readonly ErasureSet[], bucket: string, opts: ListObjectsOptions): Promise<ListObjectsResult> {
+  const { prefix, delimiter, maxKeys } = opts;
+  const startAfter = opts.startAfter;
+  const slash = delimiter === '/';
+  const result: ListObjectsResult = { objects: [], commonPrefixes: [], isTruncated: false };
+  if (maxKeys <= 0) return result;
+  let lastPrefix: string | undefined;
+  let count = 0;
+  for await (const entry of mergeSets(sets, bucket, prefix, startAfter, slash)) {
+    let info: ObjectInfo | undefined;
+    if ('record' in entry) {
+      const latest = entry.record.versions[0];
+      if (latest === undefined || isDeleteMarker(latest)) continue;
+      info = toObjectInfo(bucket, latest);
+    }
+    const cp = commonPrefixOf(entry, prefix, delimiter);
+    if (cp !== undefined && (cp === lastPrefix || compareUtf8(cp, startAfter) <= 0)) continue;
+    if (count === maxKeys) {
+      result.isTruncated = true;
+      break;
+    }
+    count++;
+    if (cp !== undefined) {
+      lastPrefix = cp;
+      result.commonPrefixes.push(cp);
+      result.nextMarker = cp;
+    } else {
+      result.objects.push(info!);
+      result.nextMarker = entry.key;
+    }
   }
   if (!result.isTruncated) delete result.nextMarker;
   return result;

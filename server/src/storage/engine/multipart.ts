@@ -6,7 +6,7 @@ import type { ObjectMeta, PartRecord, UploadRecord } from '../format/index.js';
 import type { ErasureSet } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
 import type {
-  ChecksumAlgorithm, ObjectTag, CompletePart, ListPartsResult, MultipartUploadInfo, ObjectInfo, ObjectMetadataInput, PartInfo,
+  ChecksumAlgorithm, ObjectTag, CompletePart, ListPartsResult, MultipartUploadInfo, ObjectInfo, VersioningState, ObjectMetadataInput, PartInfo,
   PutObjectOptions, SystemMetadataName,
 } from './object-layer.js';
 import { checkBody, commitObject, dropTemp, encodeToTemp, layoutFor } from './object-write.js';
@@ -167,7 +167,7 @@ export async function listParts(
 
 /** CompleteMultipartUpload on this set. */
 export async function completeUpload(
-  set: ErasureSet, bucket: string, key: string, uploadId: string, parts: readonly CompletePart[],
+  set: ErasureSet, bucket: string, key: string, uploadId: string, parts: readonly CompletePart[], versioning?: VersioningState,
 ): Promise<ObjectInfo> {
   const rec = await readUpload(set, bucket, key, uploadId);
   const dir = uploadDir(bucket, key, uploadId);
@@ -189,7 +189,7 @@ export async function completeUpload(
   const size = chosen.reduce((a, p) => a + p.size, 0);
   const dataDir = randomUUID();
   const meta: ObjectMeta = {
-    versionId: randomUUID(),
+    versionId: '',
     key,
     size,
     etag: `${md5.digest('hex')}-${chosen.length}`,
@@ -205,7 +205,7 @@ export async function completeUpload(
   };
   if (rec.tags !== undefined && rec.tags.length > 0) meta.tags = rec.tags;
   const keep = chosen.map((p) => `part.${p.number}`);
-  await commitObject(set, bucket, key, meta, set.drives.map(() => true), null, () => ({ srcDataPath: `${dir}/parts`, dataDir, keepFiles: keep }));
+  await commitObject(set, bucket, key, meta, set.drives.map(() => true), null, () => ({ srcDataPath: `${dir}/parts`, dataDir, keepFiles: keep }), versioning);
   await set.each((d) => d.deleteSysPath(dir));
   return toObjectInfo(bucket, meta);
 }

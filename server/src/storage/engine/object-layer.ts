@@ -47,6 +47,8 @@ export interface ObjectInfo {
   partCount?: number;
   /** The object's tags in the order they were set; absent when untagged. */
   tags?: ObjectTag[];
+  /** S3 version id: a UUID, or "null" for the null version (every object of an unversioned bucket). */
+  versionId?: string;
 }
 
 export interface BucketInfo {
@@ -73,6 +75,8 @@ export interface PutObjectOptions {
   checksums?: () => Partial<Record<ChecksumAlgorithm, string>>;
   /** Tags stored with the new object (validated upstream); none when absent or empty. */
   tags?: ObjectTag[];
+  /** The bucket's versioning state (absent: never versioned, the write replaces the object). */
+  versioning?: VersioningState;
 }
 
 /** An object opened for reading: metadata read at quorum once, then any range streamed. */
@@ -172,6 +176,28 @@ export type BucketConfigKind = 'cors' | 'policy' | 'versioning';
  */
 export type VersioningState = 'enabled' | 'suspended';
 
+/** Options of {@link ObjectLayer.deleteObject}. */
+export interface DeleteObjectOptions {
+  /** Removes exactly this version (permanently). */
+  versionId?: string;
+  /** The bucket's versioning state: without versionId a versioned bucket gets a delete marker. */
+  versioning?: VersioningState;
+}
+
+/** What a delete did (x-amz-version-id / x-amz-delete-marker of the S3 answer). */
+export interface DeleteObjectResult {
+  /** The version removed or the delete marker created; absent for an unversioned delete. */
+  versionId?: string;
+  /** A delete marker was created, or the version removed was one. */
+  deleteMarker: boolean;
+}
+
+/** Which version a read addresses. */
+export interface VersionSelector {
+  /** The version id (a UUID or "null"); absent: the newest version. */
+  versionId?: string;
+}
+
 export interface ObjectLayer {
   makeBucket(bucket: string): Promise<void>;
   getBucketInfo(bucket: string): Promise<BucketInfo>;
@@ -180,8 +206,13 @@ export interface ObjectLayer {
   deleteBucket(bucket: string): Promise<void>;
 
   putObject(bucket: string, key: string, body: Readable, opts: PutObjectOptions): Promise<ObjectInfo>;
-  getObjectInfo(bucket: string, key: string): Promise<ObjectInfo>;
-  openObject(bucket: string, key: string): Promise<OpenObject>;
+  /**
+   * The newest version or `opts.versionId`. ObjectNotFoundError (with `deleteMarker` when the newest version is
+   * a delete marker), VersionNotFoundError, DeleteMarkerReadError when the id names a delete marker.
+   */
+  getObjectInfo(bucket: string, key: string, opts?: VersionSelector): Promise<ObjectInfo>;
+  /** Opens the newest version or `opts.versionId` (errors as getObjectInfo). */
+  openObject(bucket: string, key: string, opts?: VersionSelector): Promise<OpenObject>;
   /**
    * Replaces the tag set of an existing object (an empty list removes it). Only the metadata record is
    * rewritten, at write quorum under the object's lock; data and Last-Modified are unchanged.
@@ -198,8 +229,11 @@ export interface ObjectLayer {
    * every drive; the tags and the other kinds are kept. The document is opaque to the engine.
    */
   putBucketConfig(bucket: string, kind: BucketConfigKind, data: string | undefined): Promise<void>;
-  /** Idempotent: deleting a missing key succeeds (S3 semantics). */
-  deleteObject(bucket: string, key: string): Promise<void>;
+  /**
+   * Idempotent: deleting a missing key or version succeeds (S3 semantics). With `versionId` that version is
+   * removed permanently; without it a versioned bucket gets a delete marker.
+   */
+  deleteObject(bucket: string, key: string, opts?: DeleteObjectOptions): Promise<DeleteObjectResult>;
   listObjects(bucket: string, opts: ListObjectsOptions): Promise<ListObjectsResult>;
 
   createMultipartUpload(
@@ -215,7 +249,9 @@ export interface ObjectLayer {
     body: Readable,
     opts: Omit<PutObjectOptions, 'metadata'>,
   ): Promise<PartInfo>;
-  completeMultipartUpload(bucket: string, key: string, uploadId: string, parts: CompletePart[]): Promise<ObjectInfo>;
+  completeMultipartUpload(
+    bucket: string, key: string, uploadId: string, parts: CompletePart[], opts?: { versioning?: VersioningState },
+  ): Promise<ObjectInfo>;
   abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void>;
   listParts(bucket: string, key: string, uploadId: string, opts: { partNumberMarker: number; maxParts: number }): Promise<ListPartsResult>;
   listMultipartUploads(bucket: string, opts: ListUploadsOptions): Promise<ListUploadsResult>;

@@ -10,6 +10,7 @@ import { toObjectInfo } from './erasure-set.js';
 import type { ByteRange, OpenObject } from './object-layer.js';
 import { shardDrives } from './object-write.js';
 import { InsufficientReadQuorumError } from './storage-errors.js';
+import { selectVersion } from './versions.js';
 
 /**
  * GET on one erasure set: metadata at read quorum once, then any range is streamed block by
@@ -109,9 +110,9 @@ async function* readObject(set: ErasureSet, bucket: string, q: QuorumMeta, start
   }
 }
 
-/** OpenObject on this set. */
-export async function openObject(set: ErasureSet, bucket: string, key: string): Promise<OpenObject> {
-  const q = await set.readQuorumMeta(bucket, key);
+/** OpenObject on this set: the newest version, or `versionId`. */
+export async function openObject(set: ErasureSet, bucket: string, key: string, versionId?: string): Promise<OpenObject> {
+  const q = selectVersion(bucket, await set.readQuorumMeta(bucket, key), versionId);
   const info = toObjectInfo(bucket, q.meta);
   return {
     info,

@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { Drive, ShardWriter } from '../drive/index.js';
-import { VolumeNotFoundError, isDriveOfflineError } from '../drive/index.js';
-import { BLOCK_SIZE, ErasureCodec, INLINE_LIMIT, countOk, encodeStream, reduceErrors, writeQuorum } from '../erasure/index.js';
+import type { ShardWriter } from '../drive/index.js';
+import { isDriveOfflineError } from '../drive/index.js';
+import { BLOCK_SIZE, ErasureCodec, INLINE_LIMIT, encodeStream, writeQuorum } from '../erasure/index.js';
 import type { EncodeResult } from '../erasure/index.js';
-import { encodeObjectMeta } from '../format/index.js';
 import type { ObjectMeta } from '../format/index.js';
 import type { ErasureSet } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
-import type { ObjectInfo, PutObjectOptions } from './object-layer.js';
+import type { ObjectInfo, PutObjectOptions, VersioningState } from './object-layer.js';
 import { distributionFor } from './placement.js';
-import {
-  BadDigestError, BucketNotFoundError, IncompleteBodyError, InsufficientWriteQuorumError,
-} from './storage-errors.js';
+import { BadDigestError, IncompleteBodyError, InsufficientWriteQuorumError } from './storage-errors.js';
+import { currentRecord, recordWith, writeRecord } from './versions.js';
 
 /**
  * PUT on one erasure set (DESIGN.md "How a PUT flows"): shards are streamed to
@@ -94,36 +92,20 @@ export function checkBody(result: EncodeResult, opts: { size: number; md5?: Buff
 }
 
 /**
- * Commits `meta` on every drive allowed by `mask` (per-drive index and inline shard filled in),
- * under the object's lock; returns per-drive success. Rolls back below write quorum.
+ * Commits the object version `meta` on every drive allowed by `mask` (per-drive index and inline shard filled
+ * in), under the object's lock, as `versioning` says (recordWith); sets `meta.versionId`. Rolls back below
+ * write quorum.
  */
 export async function commitObject(
   set: ErasureSet, bucket: string, key: string, meta: ObjectMeta, mask: readonly boolean[],
   inline: readonly Buffer[] | null, src: (i: number) => { srcDataPath: string | null; dataDir: string | null; keepFiles?: string[] },
+  versioning?: VersioningState,
 ): Promise<void> {
-  const wq = writeQuorum(meta.erasure.k, meta.erasure.m);
   const unlock = await set.locker.lock(`${bucket}/${key}`);
   try {
-    const commit = (d: Drive, i: number): Promise<void> => {
-      const shard = meta.erasure.distribution[i]!;
-      const own: ObjectMeta = { ...meta, erasure: { ...meta.erasure, index: shard }, inline: inline?.[shard - 1] ?? null };
-      return d.renameData(bucket, key, encodeObjectMeta(own), src(i));
-    };
-    let res = await set.each(commit, mask);
-    if (inline !== null && countOk(res) < wq && res.some((r) => !r.ok && isDriveOfflineError(r.error))) {
-      // Inline objects open no shard writer: a drive wiped since the last check is found here.
-      await set.recheck();
-      const retry = await set.each(commit, res.map((r, i) => !r.ok && mask[i] === true));
-      res = res.map((r, i) => (r.ok ? r : retry[i]!));
-    }
-    const ok = countOk(res);
-    if (ok >= wq) {
-      if (ok < set.n) set.heals.queueObject(set, bucket, key, false);
-      return;
-    }
-    await set.each((d) => d.deleteObject(bucket, key), res.map((r) => r.ok));
-    if (reduceErrors(res, set.n - ok) instanceof VolumeNotFoundError) throw new BucketNotFoundError(bucket);
-    throw new InsufficientWriteQuorumError(`write quorum ${wq} not reached: ${ok} of ${set.n} drives committed`);
+    const prev = versioning === undefined ? null : await currentRecord(set, bucket, key);
+    const record = recordWith(key, prev, meta, versioning);
+    await writeRecord(set, bucket, key, record, { prev, mask, fresh: { meta, inline }, src });
   } finally {
     unlock();
   }
@@ -143,7 +125,7 @@ export async function putObject(
     checkBody(result, opts);
     const inline = result.inline;
     const meta: ObjectMeta = {
-      versionId: randomUUID(),
+      versionId: '',
       key,
       size: result.size,
       etag: result.md5.toString('hex'),
@@ -162,7 +144,7 @@ export async function putObject(
     result.written.forEach((w, s) => { if (w) mask[byShard[s]!] = true; });
     await commitObject(set, bucket, key, meta, mask, inline, () => (
       inline === null ? { srcDataPath: `${tmpDir}/${dataDir}`, dataDir } : { srcDataPath: null, dataDir: null }
-    ));
+    ), opts.versioning);
     return toObjectInfo(bucket, meta);
   } finally {
     if (result?.inline === null || result === undefined) await dropTemp(set, tmpDir);

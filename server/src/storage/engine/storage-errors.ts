@@ -10,8 +10,35 @@ export class BucketExistsError extends ServerError {
 export class BucketNotEmptyError extends ServerError {
   constructor(bucket: string) { super('ERR_BUCKET_NOT_EMPTY', `bucket not empty: ${bucket}`); }
 }
+/** A version of a key that is a delete marker (S3 versioning). */
+export interface DeleteMarkerInfo {
+  versionId: string;
+  lastModified: Date;
+}
+
 export class ObjectNotFoundError extends ServerError {
-  constructor(bucket: string, key: string) { super('ERR_OBJECT_NOT_FOUND', `object not found: ${bucket}/${key}`); }
+  /** Set when the key exists as a delete marker (its newest version): S3 then answers x-amz-delete-marker. */
+  readonly deleteMarker: DeleteMarkerInfo | undefined;
+  constructor(bucket: string, key: string, deleteMarker?: DeleteMarkerInfo) {
+    super('ERR_OBJECT_NOT_FOUND', `object not found: ${bucket}/${key}`);
+    this.deleteMarker = deleteMarker;
+  }
+}
+/** A version id that the key does not have (S3 NoSuchVersion). */
+export class VersionNotFoundError extends ObjectNotFoundError {
+  readonly versionId: string;
+  constructor(bucket: string, key: string, versionId: string) {
+    super(bucket, key);
+    this.versionId = versionId;
+    this.message = `version ${versionId} of ${bucket}/${key} not found`;
+  }
+}
+/** A read addressed a delete marker by its version id (S3 answers 405 MethodNotAllowed). */
+export class DeleteMarkerReadError extends ObjectNotFoundError {
+  constructor(bucket: string, key: string, marker: DeleteMarkerInfo) {
+    super(bucket, key, marker);
+    this.message = `version ${marker.versionId} of ${bucket}/${key} is a delete marker`;
+  }
 }
 export class UploadNotFoundError extends ServerError {
   constructor(uploadId: string) { super('ERR_UPLOAD_NOT_FOUND', `upload not found: ${uploadId}`); }

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { countOk, writeQuorum } from '../erasure/index.js';
-import { encodeObjectMeta } from '../format/index.js';
-import type { BucketRecord, ObjectMeta } from '../format/index.js';
+import type { BucketRecord, ObjectMeta, ObjectRecord } from '../format/index.js';
 import type { ErasureSet } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
 import type { ObjectInfo, ObjectTag } from './object-layer.js';
-import { InsufficientWriteQuorumError } from './storage-errors.js';
+import { selectVersion, writeRecord } from './versions.js';
 import { mergeBucketRecords, nextModTime, readBucketRecords, updateBucketRecord } from './bucket-record.js';
 
 /**
@@ -19,34 +17,20 @@ function copyTags(tags: readonly ObjectTag[]): ObjectTag[] {
 }
 
 /**
- * Replaces the tags of `key` on one set. The new record gets a new versionId (drives agree on a record by
- * versionId, so a drive that missed the change is seen as stale and healed) but keeps modTime, as S3 keeps
- * Last-Modified on a tagging change. Below write quorum the drives that took the change get the old
- * record back and InsufficientWriteQuorumError is thrown.
+ * Replaces the tags of the newest version of `key` on one set. The record gets a new write id (drives agree on
+ * a record by write id, so a drive that missed the change is seen as stale and healed) but the version keeps its
+ * id and modTime, as S3 keeps Last-Modified on a tagging change. Below write quorum the drives that took the
+ * change get the old record back and InsufficientWriteQuorumError is thrown.
  */
 export async function putObjectTags(set: ErasureSet, bucket: string, key: string, tags: readonly ObjectTag[]): Promise<ObjectInfo> {
   const unlock = await set.locker.lock(`${bucket}/${key}`);
   try {
     const q = set.pickQuorum(bucket, key, await set.readMetas(bucket, key));
-    const versionId = randomUUID();
-    const updated = (own: ObjectMeta): ObjectMeta => {
-      const { tags: _old, ...rest } = own;
-      return tags.length > 0 ? { ...rest, versionId, tags: copyTags(tags) } : { ...rest, versionId };
-    };
-    const has = q.perDrive.map((m) => m !== null);
-    const write = (meta: (own: ObjectMeta) => ObjectMeta, only: readonly boolean[]) => set.each((d, i) => {
-      const own = q.perDrive[i]!;
-      return d.renameData(bucket, key, encodeObjectMeta(meta(own)), { srcDataPath: null, dataDir: own.dataDir });
-    }, only);
-    const res = await write(updated, has);
-    const ok = countOk(res);
-    const wq = writeQuorum(q.meta.erasure.k, q.meta.erasure.m);
-    if (ok < wq) {
-      await write((own) => own, res.map((r) => r.ok));
-      throw new InsufficientWriteQuorumError(`cannot tag ${bucket}/${key}: ${ok} of ${set.n} drives took the change, ${wq} needed`);
-    }
-    if (ok < set.n) set.heals.queueObject(set, bucket, key, false);
-    return toObjectInfo(bucket, updated(q.meta));
+    const { tags: _old, ...rest } = selectVersion(bucket, q).meta;
+    const updated: ObjectMeta = tags.length > 0 ? { ...rest, tags: copyTags(tags) } : rest;
+    const record: ObjectRecord = { ...q.record, writeId: randomUUID(), versions: [updated, ...q.record.versions.slice(1)] };
+    await writeRecord(set, bucket, key, record, { prev: q, mask: q.perDrive.map((m) => m !== null) });
+    return toObjectInfo(bucket, updated);
   } finally {
     unlock();
   }

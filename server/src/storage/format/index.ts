@@ -2,8 +2,10 @@
 export { CorruptRecordError } from './format-errors.js';
 export { DISTRIBUTION_ALGO, OFFLINE_DRIVE_UUID, decodeFormat, encodeFormat, findDrive } from './format-file.js';
 export type { DriveFormat } from './format-file.js';
-export { decodeObjectMeta, encodeObjectMeta } from './object-meta.js';
-export type { ErasureInfo, ObjectMeta, ObjectTagMeta, PartMeta } from './object-meta.js';
+export {
+  NULL_VERSION_ID, decodeObjectMeta, decodeObjectRecord, encodeObjectMeta, encodeObjectRecord, isDeleteMarker,
+} from './object-meta.js';
+export type { DeleteMarkerMeta, ErasureInfo, ObjectMeta, ObjectRecord, ObjectTagMeta, PartMeta, VersionMeta } from './object-meta.js';
 export {
   decodeBucketRecord, decodePartRecord, decodeUploadRecord, encodeBucketRecord, encodePartRecord, encodeUploadRecord,
 } from './sys-records.js';

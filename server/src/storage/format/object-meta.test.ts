@@ -1,11 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { decodeObjectMeta, encodeObjectMeta } from './object-meta.js';
-import type { ObjectMeta } from './object-meta.js';
+import {
+  NULL_VERSION_ID, decodeObjectMeta, decodeObjectRecord, encodeObjectMeta, encodeObjectRecord, isDeleteMarker,
+} from './object-meta.js';
+import type { ObjectMeta, ObjectRecord } from './object-meta.js';
 import { CorruptRecordError } from './format-errors.js';
 
 const FIXTURE_V1 = new URL('./testdata/object-meta-v1.bin', import.meta.url);
+const FIXTURE_V2 = new URL('./testdata/object-meta-v2.bin', import.meta.url);
 
 test('version 1 fixture decodes to the expected record', async () => {
   const meta = decodeObjectMeta(await readFile(FIXTURE_V1));
@@ -50,4 +53,58 @@ test('tags round-trip in order, any key allowed; untagged records carry no tags 
   assert.deepEqual(decodeObjectMeta(encodeObjectMeta({ ...base, tags })).tags, tags);
   assert.equal('tags' in decodeObjectMeta(encodeObjectMeta(base)), false);
   assert.deepEqual(encodeObjectMeta({ ...base, tags: [] }), encodeObjectMeta(base));
+});
+
+test('a version 1 record decodes as one "null" object version and re-encodes byte for byte', async () => {
+  const bytes = await readFile(FIXTURE_V1);
+  const rec = decodeObjectRecord(bytes);
+  assert.equal(rec.key, 'photos/2024/../a b/ü.jpg');
+  assert.equal(rec.writeId, '6f1e0a52-4c1d-4b53-9a0e-2f1f3c0b8f11');
+  assert.equal(rec.versions.length, 1);
+  const v = rec.versions[0]!;
+  assert.ok(!isDeleteMarker(v));
+  assert.equal(v.versionId, NULL_VERSION_ID);
+  assert.deepEqual(v.inline, Buffer.from('00112233', 'hex'));
+  assert.deepEqual(encodeObjectRecord(rec), bytes);
+});
+
+test('version 2 fixture (delete marker, object version, null version) decodes newest first', async () => {
+  const bytes = await readFile(FIXTURE_V2);
+  const rec = decodeObjectRecord(bytes);
+  assert.equal(rec.key, 'docs/report.pdf');
+  assert.equal(rec.writeId, '0b6c1f4e-9d1a-4c55-8f0e-6a1b2c3d4e5f');
+  assert.deepEqual(rec.versions.map((v) => [v.versionId, isDeleteMarker(v), v.modTime]), [
+    ['7d2a9c1e-3b4f-4e6a-9c8d-1e2f3a4b5c6d', true, 1718000300000],
+    ['3f8e2d1c-5a6b-4c7d-8e9f-0a1b2c3d4e5f', false, 1718000200000],
+    ['null', false, 1718000100000],
+  ]);
+  const [marker, obj, nul] = rec.versions as [unknown, ObjectMeta, ObjectMeta];
+  assert.deepEqual(marker, { deleteMarker: true, versionId: '7d2a9c1e-3b4f-4e6a-9c8d-1e2f3a4b5c6d', key: 'docs/report.pdf', modTime: 1718000300000 });
+  assert.equal(obj.key, 'docs/report.pdf');
+  assert.equal(obj.dataDir, '2b9a3c51-1f7e-4a57-8e0c-1d2e3f4a5b6c');
+  assert.deepEqual(obj.tags, [{ key: 'k', value: 'v' }]);
+  assert.deepEqual(obj.erasure, { k: 2, m: 2, blockSize: 1048576, index: 3, distribution: [2, 3, 4, 1] });
+  assert.equal(nul.partCount, 1);
+  assert.deepEqual(nul.user, { owner: 'bob' });
+  assert.deepEqual(nul.inline, Buffer.from('aabb', 'hex'));
+  assert.deepEqual(encodeObjectRecord(rec), bytes);
+  assert.equal(decodeObjectMeta(bytes).versionId, '3f8e2d1c-5a6b-4c7d-8e9f-0a1b2c3d4e5f');
+});
+
+test('records with several versions, a lone marker or a lone non-null version are journals; bad journals are typed errors', () => {
+  const base: ObjectMeta = {
+    versionId: 'a', key: 'k', size: 1, etag: 'e', modTime: 2, system: {}, user: {}, checksums: {},
+    erasure: { k: 2, m: 2, blockSize: 1 << 20, index: 1, distribution: [1, 2, 3, 4] }, dataDir: null, parts: [], inline: null,
+  };
+  const lone: ObjectRecord = { key: 'k', writeId: 'w', versions: [base] };
+  assert.deepEqual(decodeObjectRecord(encodeObjectRecord(lone)), lone);
+  assert.equal(encodeObjectRecord(lone).readUInt16LE(4), 2);
+  const marker: ObjectRecord = { key: 'k', writeId: 'w', versions: [{ deleteMarker: true, versionId: NULL_VERSION_ID, key: 'k', modTime: 3 }] };
+  assert.deepEqual(decodeObjectRecord(encodeObjectRecord(marker)), marker);
+  assert.throws(() => decodeObjectMeta(encodeObjectRecord(marker)), CorruptRecordError);
+  const nul: ObjectRecord = { key: 'k', writeId: 'w', versions: [{ ...base, versionId: NULL_VERSION_ID }] };
+  assert.equal(encodeObjectRecord(nul).readUInt16LE(4), 1);
+  const empty = Buffer.from(encodeObjectRecord(lone));
+  assert.throws(() => decodeObjectRecord(encodeObjectRecord({ key: 'k', writeId: 'w', versions: [] })), /missing versions/);
+  assert.throws(() => decodeObjectRecord(empty.subarray(0, 12)), CorruptRecordError);
 });

@@ -9,7 +9,13 @@ import { CorruptRecordError } from './format-errors.js';
  */
 
 const MAGIC = 'SVCM';
-const CURRENT_VERSION = 1;
+/** Single-version records (every unversioned object) keep this layout, byte for byte. */
+const SINGLE_VERSION = 1;
+/** Records holding a journal of versions (REFERENCE.md fact 5: objects and delete markers). */
+const JOURNAL_VERSION = 2;
+
+/** The version id of the "null" version (unversioned and versioning-suspended writes). */
+export const NULL_VERSION_ID = 'null';
 
 /** Erasure parameters of an object. */
 export interface ErasureInfo {
@@ -37,9 +43,12 @@ export interface ObjectTagMeta {
   value: string;
 }
 
-/** Current (version 1) object metadata. */
+/** One object version: its data (inline or in its own data directory), erasure layout and metadata. */
 export interface ObjectMeta {
-  /** Unique per write; drives agree on an object version when their versionIds are equal. */
+  /**
+   * In a record returned by decodeObjectRecord: the S3 version id (a UUID, or "null"). In a version-1 record as
+   * decoded by decodeObjectMeta: the record's write id (version-1 records hold the null version only).
+   */
   versionId: string;
   key: string;
   size: number;
@@ -94,6 +103,31 @@ function bytes(v: unknown): Buffer | null {
   throw new CorruptRecordError('object metadata', 'inline is not binary');
 }
 
+/** A delete marker (S3 versioning): a version without data that makes its key look deleted. */
+export interface DeleteMarkerMeta {
+  deleteMarker: true;
+  versionId: string;
+  key: string;
+  /** Milliseconds since the epoch. */
+  modTime: number;
+}
+
+/** One entry of the version journal. */
+export type VersionMeta = ObjectMeta | DeleteMarkerMeta;
+
+/** True for a delete marker. */
+export function isDeleteMarker(v: VersionMeta): v is DeleteMarkerMeta {
+  return (v as Partial<DeleteMarkerMeta>).deleteMarker === true;
+}
+
+/** The whole metadata record of a key: every version, newest first. */
+export interface ObjectRecord {
+  key: string;
+  /** Unique per write of the record: drives agree on a record when their write ids are equal. */
+  writeId: string;
+  versions: VersionMeta[];
+}
+
 function decodeV1(o: Record<string, unknown>): ObjectMeta {
   const e = o.erasure as Record<string, unknown> | undefined;
   if (typeof e !== 'object' || e === null) throw new CorruptRecordError('object metadata', 'missing erasure');
@@ -125,26 +159,97 @@ function decodeV1(o: Record<string, unknown>): ObjectMeta {
   return meta;
 }
 
-/** Decodes any known version of the record into the current shape. */
-export function decodeObjectMeta(data: Uint8Array): ObjectMeta {
+function decodeV2(o: Record<string, unknown>): ObjectRecord {
+  const key = str(o, 'key');
+  const writeId = str(o, 'writeId');
+  const list = o.versions;
+  if (!Array.isArray(list) || list.length === 0) throw new CorruptRecordError('object metadata', 'missing versions');
+  const versions = list.map((v: unknown): VersionMeta => {
+    if (typeof v !== 'object' || v === null) throw new CorruptRecordError('object metadata', 'bad version');
+    const r = v as Record<string, unknown>;
+    switch (r.type) {
+      case 'marker': return { deleteMarker: true, versionId: str(r, 'versionId'), key, modTime: num(r, 'modTime') };
+      case 'object': return decodeV1({ ...r, key });
+      default: throw new CorruptRecordError('object metadata', `unknown version type ${String(r.type)}`);
+    }
+  });
+  return { key, writeId, versions };
+}
+
+function decodeBody(data: Uint8Array): { version: number; body: Record<string, unknown> } {
   const { version, body } = decodeEnvelope('object metadata', MAGIC, data);
   if (typeof body !== 'object' || body === null) throw new CorruptRecordError('object metadata', 'body is not a map');
+  return { version, body: body as Record<string, unknown> };
+}
+
+/**
+ * Decodes any known version of the record. A version-1 record is one "null" object version whose write id
+ * is the record's stored versionId.
+ */
+export function decodeObjectRecord(data: Uint8Array): ObjectRecord {
+  const { version, body } = decodeBody(data);
   switch (version) {
-    case 1: return decodeV1(body as Record<string, unknown>);
+    case SINGLE_VERSION: {
+      const meta = decodeV1(body);
+      return { key: meta.key, writeId: meta.versionId, versions: [{ ...meta, versionId: NULL_VERSION_ID }] };
+    }
+    case JOURNAL_VERSION: return decodeV2(body);
     default: throw new CorruptRecordError('object metadata', `unsupported version ${version}`);
   }
 }
 
 /**
- * Encodes the current version. Optional fields are written only when set, so an untagged object's
- * record is byte-identical to what earlier releases wrote (tags were added without a version bump:
- * readers that predate them ignore the extra map field).
+ * Decodes the newest object version of a record (tools and tests looking at one drive's shard). For a
+ * version-1 record `versionId` is the stored write id, as version-1 readers saw it.
  */
-export function encodeObjectMeta(meta: ObjectMeta): Buffer {
+export function decodeObjectMeta(data: Uint8Array): ObjectMeta {
+  const { version, body } = decodeBody(data);
+  switch (version) {
+    case SINGLE_VERSION: return decodeV1(body);
+    case JOURNAL_VERSION: {
+      const found = decodeV2(body).versions.find((v): v is ObjectMeta => !isDeleteMarker(v));
+      if (found === undefined) throw new CorruptRecordError('object metadata', 'record holds delete markers only');
+      return found;
+    }
+    default: throw new CorruptRecordError('object metadata', `unsupported version ${version}`);
+  }
+}
+
+function objectFields(meta: ObjectMeta): Record<string, unknown> {
   const { partCount, tags, ...rest } = meta;
-  return encodeEnvelope(MAGIC, CURRENT_VERSION, {
+  return {
     ...rest,
     ...(partCount !== undefined ? { partCount } : {}),
     ...(tags !== undefined && tags.length > 0 ? { tags: tags.map((t) => ({ key: t.key, value: t.value })) } : {}),
+  };
+}
+
+/**
+ * Encodes a single-version (version 1) record. Optional fields are written only when set, so an untagged
+ * object's record is byte-identical to what earlier releases wrote (tags were added without a version bump:
+ * readers that predate them ignore the extra map field).
+ */
+export function encodeObjectMeta(meta: ObjectMeta): Buffer {
+  return encodeEnvelope(MAGIC, SINGLE_VERSION, objectFields(meta));
+}
+
+/**
+ * Encodes a record. A record holding only the "null" object version is written as version 1 (its write id in
+ * the versionId field), so unversioned buckets keep the exact on-disk layout of earlier releases; anything
+ * else is a version-2 journal.
+ */
+export function encodeObjectRecord(record: ObjectRecord): Buffer {
+  const only = record.versions.length === 1 ? record.versions[0]! : undefined;
+  if (only !== undefined && !isDeleteMarker(only) && only.versionId === NULL_VERSION_ID) {
+    return encodeObjectMeta({ ...only, versionId: record.writeId });
+  }
+  return encodeEnvelope(MAGIC, JOURNAL_VERSION, {
+    key: record.key,
+    writeId: record.writeId,
+    versions: record.versions.map((v) => {
+      if (isDeleteMarker(v)) return { type: 'marker', versionId: v.versionId, modTime: v.modTime };
+      const { key: _key, ...fields } = objectFields(v);
+      return { type: 'object', ...fields };
+    }),
   });
 }

@@ -12,7 +12,8 @@ import { parseIntegerMarker, parseMaxEntries, MAX_LIST_ENTRIES } from '../list-p
 import { decodeCompleteMultipartUpload } from '../xml/requests.js';
 import { encodeCompleteMultipartUpload, encodeInitiateMultipartUpload, encodeListParts, quoteEtag } from '../xml/responses.js';
 import { S3Error } from '../s3-error.js';
-import { payloadChecksums, rejectUnsupportedWriteHeaders, storedChecksumHeaders } from './object-put.js';
+import { payloadChecksums, rejectUnsupportedWriteHeaders, storedChecksumHeaders, writtenVersionHeader } from './object-put.js';
+import { bucketVersioning } from './versioning.js';
 
 const MULTIPART_UNSUPPORTED: ReadonlyArray<[string, string]> = [
   ['x-amz-server-side-encryption', 'Server-side encryption'],
@@ -143,7 +144,11 @@ export async function completeMultipartUpload(ctx: S3Context, bucket: string, ke
     // The engine validates order and ETags; composing over an invalid list is harmless because it fails.
     composite = combineCompositeChecksum(alg, values);
   }
-  const info = await ctx.layer.completeMultipartUpload(bucket, key, uploadId, requested.map((p) => ({ partNumber: p.partNumber, etag: p.etag })));
+  const versioning = await bucketVersioning(ctx.layer, bucket);
+  const info = await ctx.layer.completeMultipartUpload(
+    bucket, key, uploadId, requested.map((p) => ({ partNumber: p.partNumber, etag: p.etag })), versioning === undefined ? {} : { versioning },
+  );
+  writtenVersionHeader(ctx, versioning, info.versionId);
   const checksums: ChecksumValues = { ...info.checksums };
   if (alg !== undefined && checksums[alg] === undefined && composite !== undefined) checksums[alg] = composite;
   const host = header(ctx, 'host') ?? 'localhost';

@@ -1,6 +1,8 @@
 import { pipeline } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import type { ObjectInfo } from '../../../storage/index.js';
+import { DeleteMarkerReadError, type ObjectInfo, type OpenObject } from '../../../storage/index.js';
+import type { CopySource } from '../router.js';
+import { bucketVersioning } from './versioning.js';
 import { header, sendXml, type S3Context } from '../context.js';
 import { evaluatePreconditions } from '../headers/conditionals.js';
 import { parseMetadata } from '../headers/metadata.js';
@@ -10,7 +12,7 @@ import { checksumTap } from '../checksum-tap.js';
 import { encodeCopyObjectResult } from '../xml/responses.js';
 import { MAX_PUT_BYTES } from '../body.js';
 import { S3Error } from '../s3-error.js';
-import { rejectUnsupportedWriteHeaders } from './object-put.js';
+import { rejectUnsupportedWriteHeaders, writtenVersionHeader } from './object-put.js';
 
 const COPY_UNSUPPORTED: ReadonlyArray<[string, string]> = [
   ['x-amz-server-side-encryption', 'Server-side encryption'],
@@ -42,6 +44,21 @@ function copyChecksumAlgorithms(ctx: S3Context, sourceChecksums: Partial<Record<
 }
 
 /**
+ * Opens the copy source: the version x-amz-copy-source names, or the newest. A source version that is a delete
+ * marker cannot be copied: AWS answers 400 InvalidRequest there (not the 405 of a GET).
+ */
+export async function openCopySource(ctx: S3Context, source: CopySource): Promise<OpenObject> {
+  try {
+    return await ctx.layer.openObject(source.bucket, source.key, source.versionId === undefined ? {} : { versionId: source.versionId });
+  } catch (err) {
+    if (err instanceof DeleteMarkerReadError) {
+      throw new S3Error('InvalidRequest', { message: 'The source of a copy request may not specifically refer to a delete marker by version id.', cause: err });
+    }
+    throw err;
+  }
+}
+
+/**
  * x-amz-copy-source-if-match / -if-none-match / -if-modified-since / -if-unmodified-since against the
  * source (CopyObject, UploadPartCopy): any failure is 412 PreconditionFailed, as AWS answers for copies.
  */
@@ -65,19 +82,19 @@ export function checkCopySourcePreconditions(ctx: S3Context, info: Pick<ObjectIn
  * or REPLACE, and copying an
  * object onto itself only with REPLACE. The data is streamed from the source into a new object.
  */
-export async function copyObject(ctx: S3Context, bucket: string, key: string, source: { bucket: string; key: string }): Promise<FastifyReply> {
+export async function copyObject(ctx: S3Context, bucket: string, key: string, source: CopySource): Promise<FastifyReply> {
   rejectUnsupportedWriteHeaders(ctx, COPY_UNSUPPORTED);
   const metadataMode = directive(ctx, 'x-amz-metadata-directive');
   // x-amz-tagging-directive: COPY (default) keeps the source's tags, REPLACE takes x-amz-tagging (maybe none).
   const taggingMode = directive(ctx, 'x-amz-tagging-directive');
   const replacedTags = taggingMode === 'REPLACE' ? parseTaggingHeader(header(ctx, 'x-amz-tagging')) : undefined;
-  if (source.bucket === bucket && source.key === key && metadataMode === 'COPY') {
+  if (source.bucket === bucket && source.key === key && source.versionId === undefined && metadataMode === 'COPY') {
     throw new S3Error('InvalidRequest', {
       message: 'This copy request is illegal because it is trying to copy an object to itself without changing the object\'s metadata, storage class, website redirect location or encryption attributes.',
     });
   }
   const metadata = metadataMode === 'REPLACE' ? parseMetadata(ctx.headers) : undefined;
-  const src = await ctx.layer.openObject(source.bucket, source.key);
+  const src = await openCopySource(ctx, source);
   checkCopySourcePreconditions(ctx, src.info);
   if (src.info.size > MAX_PUT_BYTES) {
     throw new S3Error('InvalidRequest', { message: `The specified copy source is larger than the maximum allowable size for a copy source: ${MAX_PUT_BYTES}` });
@@ -85,6 +102,7 @@ export async function copyObject(ctx: S3Context, bucket: string, key: string, so
   const tap = checksumTap(copyChecksumAlgorithms(ctx, src.info.checksums));
   // pipeline (not pipe) so a source failure (e.g. read quorum lost mid-copy) errors the body the engine
   // consumes, and an engine failure stops the source read.
+  const versioning = await bucketVersioning(ctx.layer, bucket);
   const body = tap.stream;
   pipeline(src.read(), body, () => undefined);
   const info = await ctx.layer.putObject(bucket, key, body, {
@@ -92,7 +110,9 @@ export async function copyObject(ctx: S3Context, bucket: string, key: string, so
     metadata: metadata ?? { system: { ...src.info.system }, user: { ...src.info.user } },
     checksums: tap.values,
     tags: replacedTags ?? src.info.tags ?? [],
+    ...(versioning !== undefined ? { versioning } : {}),
   });
-  ctx.reply.header('x-amz-copy-source-version-id', 'null');
+  ctx.reply.header('x-amz-copy-source-version-id', src.info.versionId ?? 'null');
+  writtenVersionHeader(ctx, versioning, info.versionId);
   return sendXml(ctx, 200, encodeCopyObjectResult(info.etag, info.lastModified, info.checksums));
 }

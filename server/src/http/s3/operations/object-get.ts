@@ -52,16 +52,31 @@ function prepare(ctx: S3Context, info: ObjectInfo): Prepared {
   return { kind: 'content', range };
 }
 
-/** GetObject (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html): streams the object or one range. */
-export async function getObject(ctx: S3Context, bucket: string, key: string): Promise<FastifyReply> {
-  const object = await ctx.layer.openObject(bucket, key);
+/**
+ * x-amz-version-id of a read: every version of a versioned write has a UUID; the "null" version is named only when
+ * the request asked for it (an unversioned bucket's objects carry no version header, as on AWS).
+ */
+function versionHeader(ctx: S3Context, info: ObjectInfo, requested: string | undefined): void {
+  const id = info.versionId;
+  if (id !== undefined && (id !== 'null' || requested !== undefined)) ctx.reply.header('x-amz-version-id', id);
+}
+
+/**
+ * GetObject (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html): streams the newest version or
+ * `versionId`, whole or one range.
+ */
+export async function getObject(ctx: S3Context, bucket: string, key: string, versionId?: string): Promise<FastifyReply> {
+  const object = await ctx.layer.openObject(bucket, key, versionId === undefined ? {} : { versionId });
   const prepared = prepare(ctx, object.info);
+  versionHeader(ctx, object.info, versionId);
   if (prepared.kind === 'not-modified') return ctx.reply.send();
   return ctx.reply.send(object.read(prepared.range));
 }
 
 /** HeadObject: the GetObject headers without a body. */
-export async function headObject(ctx: S3Context, bucket: string, key: string): Promise<FastifyReply> {
-  prepare(ctx, await ctx.layer.getObjectInfo(bucket, key));
+export async function headObject(ctx: S3Context, bucket: string, key: string, versionId?: string): Promise<FastifyReply> {
+  const info = await ctx.layer.getObjectInfo(bucket, key, versionId === undefined ? {} : { versionId });
+  prepare(ctx, info);
+  versionHeader(ctx, info, versionId);
   return ctx.reply.send();
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { DecodedPayload } from '../../../auth/index.js';
-import type { ObjectInfo } from '../../../storage/index.js';
+import type { ObjectInfo, VersioningState } from '../../../storage/index.js';
+import { bucketVersioning } from './versioning.js';
 import { header, type S3Context } from '../context.js';
 import { openBody } from '../body.js';
 import { parseContentMd5, parseMetadata } from '../headers/metadata.js';
@@ -37,6 +38,11 @@ export function payloadChecksums(decoded: DecodedPayload): ChecksumValues {
   return c === undefined ? {} : { [c.algorithm]: c.value };
 }
 
+/** x-amz-version-id of a write to a versioned bucket (`null` when suspended); none for unversioned buckets. */
+export function writtenVersionHeader(ctx: S3Context, versioning: VersioningState | undefined, versionId: string | undefined): void {
+  if (versioning !== undefined && versionId !== undefined) ctx.reply.header('x-amz-version-id', versionId);
+}
+
 /** x-amz-checksum-* response headers echoing what was verified and stored. */
 export function storedChecksumHeaders(checksums: ChecksumValues): Record<string, string> {
   const out: Record<string, string> = {};
@@ -55,6 +61,7 @@ export async function putObject(ctx: S3Context, bucket: string, key: string): Pr
   const metadata = parseMetadata(ctx.headers);
   const md5 = parseContentMd5(ctx.headers);
   const tags = parseTaggingHeader(header(ctx, 'x-amz-tagging'));
+  const versioning = await bucketVersioning(ctx.layer, bucket);
   const decoded = openBody(ctx);
   const info: ObjectInfo = await ctx.layer.putObject(bucket, key, decoded.stream, {
     size: decoded.decodedLength,
@@ -62,8 +69,10 @@ export async function putObject(ctx: S3Context, bucket: string, key: string): Pr
     ...(md5 !== undefined ? { md5 } : {}),
     checksums: () => payloadChecksums(decoded),
     ...(tags.length > 0 ? { tags } : {}),
+    ...(versioning !== undefined ? { versioning } : {}),
   });
   ctx.reply.header('etag', quoteEtag(info.etag));
+  writtenVersionHeader(ctx, versioning, info.versionId);
   ctx.reply.headers(storedChecksumHeaders(info.checksums));
   return ctx.reply.code(200).send();
 }

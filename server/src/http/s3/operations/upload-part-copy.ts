@@ -6,7 +6,8 @@ import { checksumTap } from '../checksum-tap.js';
 import { encodeCopyPartResult } from '../xml/responses.js';
 import { MAX_PUT_BYTES } from '../body.js';
 import { S3Error } from '../s3-error.js';
-import { checkCopySourcePreconditions } from './object-copy.js';
+import type { CopySource } from '../router.js';
+import { checkCopySourcePreconditions, openCopySource } from './object-copy.js';
 import { rejectUnsupportedWriteHeaders } from './object-put.js';
 
 const PART_COPY_UNSUPPORTED: ReadonlyArray<[string, string]> = [
@@ -22,11 +23,11 @@ const PART_COPY_UNSUPPORTED: ReadonlyArray<[string, string]> = [
  * algorithm, the part's checksum is computed while copying so completion can build the composite.
  */
 export async function uploadPartCopy(
-  ctx: S3Context, bucket: string, key: string, uploadId: string, partNumber: number, source: { bucket: string; key: string },
+  ctx: S3Context, bucket: string, key: string, uploadId: string, partNumber: number, source: CopySource,
 ): Promise<FastifyReply> {
   rejectUnsupportedWriteHeaders(ctx, PART_COPY_UNSUPPORTED);
   const { upload } = await ctx.layer.listParts(bucket, key, uploadId, { partNumberMarker: 0, maxParts: 0 });
-  const src = await ctx.layer.openObject(source.bucket, source.key);
+  const src = await openCopySource(ctx, source);
   checkCopySourcePreconditions(ctx, src.info);
   const range = resolveCopySourceRange(header(ctx, 'x-amz-copy-source-range'), src.info.size);
   const size = range === undefined ? src.info.size : range.end - range.start + 1;
@@ -37,6 +38,6 @@ export async function uploadPartCopy(
   // pipeline so a source failure errors the part body and an engine failure stops the source read.
   pipeline(src.read(range), tap.stream, () => undefined);
   const part = await ctx.layer.putObjectPart(bucket, key, uploadId, partNumber, tap.stream, { size, checksums: tap.values });
-  ctx.reply.header('x-amz-copy-source-version-id', 'null');
+  ctx.reply.header('x-amz-copy-source-version-id', src.info.versionId ?? 'null');
   return sendXml(ctx, 200, encodeCopyPartResult(part.etag, part.lastModified, part.checksums));
 }

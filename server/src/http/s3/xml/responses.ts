@@ -130,15 +130,26 @@ export function encodeCopyPartResult(etag: string, lastModified: Date, checksums
 /** One failed key of DeleteObjects. */
 export interface DeleteErrorView {
   key: string;
+  versionId?: string;
   code: string;
   message: string;
 }
 
+/** One deleted key of DeleteObjects (versioned buckets add the version and delete-marker fields). */
+export interface DeletedView {
+  key: string;
+  versionId?: string;
+  deleteMarker?: boolean;
+  deleteMarkerVersionId?: string;
+}
+
 /** DeleteResult; in Quiet mode callers pass no `deleted` entries (only errors are reported). */
-export function encodeDeleteResult(deleted: readonly string[], errors: readonly DeleteErrorView[]): string {
+export function encodeDeleteResult(deleted: readonly DeletedView[], errors: readonly DeleteErrorView[]): string {
   return xmlDocument('DeleteResult', {
-    Deleted: deleted.map((key) => ({ Key: key })),
-    Error: errors.map((e) => ({ Key: e.key, Code: e.code, Message: e.message })),
+    Deleted: deleted.map((d) => ({
+      Key: d.key, VersionId: d.versionId, DeleteMarker: d.deleteMarker === true ? 'true' : undefined, DeleteMarkerVersionId: d.deleteMarkerVersionId,
+    })),
+    Error: errors.map((e) => ({ Key: e.key, VersionId: e.versionId, Code: e.code, Message: e.message })),
   }, S3_XMLNS);
 }
 

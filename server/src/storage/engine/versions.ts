@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import type { RenameDataOptions } from '../drive/index.js';
+import { VolumeNotFoundError, isDriveOfflineError } from '../drive/index.js';
+import { countOk, reduceErrors, writeQuorum } from '../erasure/index.js';
+import { NULL_VERSION_ID, encodeObjectRecord, isDeleteMarker } from '../format/index.js';
+import type { ObjectMeta, ObjectRecord, VersionMeta } from '../format/index.js';
+import type { ErasureSet, QuorumMeta, QuorumRecord } from './erasure-set.js';
+import { recordK, recordM } from './erasure-set.js';
+import type { VersioningState } from './object-layer.js';
+import {
+  BucketNotFoundError, DeleteMarkerReadError, InsufficientWriteQuorumError, ObjectNotFoundError, VersionNotFoundError,
+} from './storage-errors.js';
+
+/**
+ * The version journal of a key (REFERENCE.md fact 5; https://docs.aws.amazon.com/AmazonS3/latest/userguide/versioning-workflows.html):
+ * choosing the version a read addresses, and rewriting the record on every drive when versions are added or
+ * removed. Each drive's record differs only in its own shard index and inline shards, so a rewrite keeps every
+ * drive's copy of the versions it does not change.
+ */
+
+/** The version a read addresses: `versionId`, or the newest. Delete markers and unknown ids are typed errors. */
+export function selectVersion(bucket: string, q: QuorumRecord, versionId?: string): QuorumMeta {
+  const { record } = q;
+  const at = versionId === undefined ? 0 : record.versions.findIndex((v) => v.versionId === versionId);
+  const v = record.versions[at];
+  if (v === undefined) throw new VersionNotFoundError(bucket, record.key, versionId ?? '');
+  if (isDeleteMarker(v)) {
+    const marker = { versionId: v.versionId, lastModified: new Date(v.modTime) };
+    // GET of a key whose newest version is a marker is 404 NoSuchKey; GET of the marker itself is 405.
+    if (versionId === undefined) throw new ObjectNotFoundError(bucket, record.key, marker);
+    throw new DeleteMarkerReadError(bucket, record.key, marker);
+  }
+  return versionAt(q, at);
+}
+
+/** The object version at `index` of the agreed record, with each agreeing drive's copy of it. */
+export function versionAt(q: QuorumRecord, index: number): QuorumMeta {
+  const v = q.record.versions[index];
+  if (v === undefined || isDeleteMarker(v)) throw new RangeError(`version ${index} of ${q.record.key} is not an object version`);
+  const perDrive = q.perDrive.map((r) => {
+    const own = r?.versions[index];
+    return own === undefined || isDeleteMarker(own) ? null : own;
+  });
+  return { meta: v, perDrive, incomplete: q.incomplete };
+}
+
+/** Data directories referenced by `versions`. */
+export function dataDirsOf(versions: readonly VersionMeta[]): string[] {
+  return versions.flatMap((v) => (isDeleteMarker(v) || v.dataDir === null ? [] : [v.dataDir]));
+}
+
+/** The current record of `key` at read quorum, or null when the key has none (call under the key's lock). */
+export async function currentRecord(set: ErasureSet, bucket: string, key: string): Promise<QuorumRecord | null> {
+  try {
+    return set.pickQuorum(bucket, key, await set.readMetas(bucket, key));
+  } catch (err) {
+    if (err instanceof ObjectNotFoundError) return null;
+    throw err;
+  }
+}
+
+/** A newly written object version and its per-shard inline data (null when it has a data directory). */
+export interface FreshVersion {
+  meta: ObjectMeta;
+  inline: readonly Buffer[] | null;
+}
+
+/**
+ * Drive `i`'s copy of `record`: its own shard index in every object version, the inline shard of the fresh
+ * version, and for older versions the drive's own copy from `prev`. `stale` is set when the drive had no copy of
+ * an older version (its shards of that version must be rebuilt by a deep heal).
+ */
+function driveRecord(record: ObjectRecord, i: number, prev: QuorumRecord | null, fresh: FreshVersion | undefined, stale: { v: boolean }): ObjectRecord {
+  const own = prev?.perDrive[i] ?? null;
+  const versions = record.versions.map((v): VersionMeta => {
+    if (isDeleteMarker(v)) return v;
+    const shard = v.erasure.distribution[i]!;
+    if (fresh !== undefined && v === fresh.meta) {
+      return { ...v, erasure: { ...v.erasure, index: shard }, inline: fresh.inline?.[shard - 1] ?? null };
+    }
+    const mine = own?.versions.find((o): o is ObjectMeta => o.versionId === v.versionId && !isDeleteMarker(o));
+    if (mine !== undefined) return { ...v, erasure: { ...v.erasure, index: mine.erasure.index }, inline: mine.inline };
+    stale.v = true;
+    return { ...v, erasure: { ...v.erasure, index: shard }, inline: null };
+  });
+  return { ...record, versions };
+}
+
+/** How one record rewrite reaches the drives. */
+export interface WriteRecordOptions {
+  /** The record being replaced (null: the key had none), for per-drive copies and rollback. */
+  prev: QuorumRecord | null;
+  /** Drives to write (a fresh version goes only where its shards were written). */
+  mask: readonly boolean[];
+  fresh?: FreshVersion;
+  /** Data directory of the fresh version to move in, per drive. */
+  src?: (i: number) => Pick<RenameDataOptions, 'srcDataPath' | 'dataDir' | 'keepFiles'>;
+}
+
+/**
+ * Writes `record` on the drives of `opts.mask` (under the key's lock, held by the caller). Data directories of
+ * versions the record no longer references are removed by the drives. Below write quorum the drives that took
+ * the change get their previous record back (or lose the key when it had none) and
+ * InsufficientWriteQuorumError is thrown.
+ */
+export async function writeRecord(set: ErasureSet, bucket: string, key: string, record: ObjectRecord, opts: WriteRecordOptions): Promise<void> {
+  const wq = writeQuorum(recordK(record, set.k), recordM(record, set.parity));
+  const keepDataDirs = dataDirsOf(record.versions);
+  const stale = { v: false };
+  const commit = (i: number): Promise<void> => {
+    const src = opts.src?.(i) ?? { srcDataPath: null, dataDir: null };
+    const mine = driveRecord(record, i, opts.prev, opts.fresh, stale);
+    return set.drives[i]!.drive.renameData(bucket, key, encodeObjectRecord(mine), { ...src, keepDataDirs });
+  };
+  let res = await set.each((_d, i) => commit(i), opts.mask);
+  if (opts.fresh?.inline !== null && opts.fresh !== undefined && countOk(res) < wq && res.some((r) => !r.ok && isDriveOfflineError(r.error))) {
+    // Inline objects open no shard writer: a drive wiped since the last check is found here.
+    await set.recheck();
+    const retry = await set.each((_d, i) => commit(i), res.map((r, i) => !r.ok && opts.mask[i] === true));
+    res = res.map((r, i) => (r.ok ? r : retry[i]!));
+  }
+  const ok = countOk(res);
+  if (ok >= wq) {
+    if (ok < set.n || stale.v) set.heals.queueObject(set, bucket, key, stale.v);
+    return;
+  }
+  await rollback(set, bucket, key, opts.prev, res.map((r) => r.ok));
+  if (reduceErrors(res, set.n - ok) instanceof VolumeNotFoundError) throw new BucketNotFoundError(bucket);
+  throw new InsufficientWriteQuorumError(`write quorum ${wq} not reached: ${ok} of ${set.n} drives committed`);
+}
+
+async function rollback(set: ErasureSet, bucket: string, key: string, prev: QuorumRecord | null, took: readonly boolean[]): Promise<void> {
+  await set.each(async (d, i) => {
+    const old = prev?.perDrive[i] ?? null;
+    if (old === null) return d.deleteObject(bucket, key);
+    return d.renameData(bucket, key, encodeObjectRecord(old), { srcDataPath: null, dataDir: null, keepDataDirs: dataDirsOf(old.versions) });
+  }, took);
+}
+
+/**
+ * The record after writing `version` under `versioning`: unversioned replaces everything, Enabled adds a version
+ * with a fresh id, Suspended replaces the "null" version (https://docs.aws.amazon.com/AmazonS3/latest/userguide/AddingObjectstoVersionSuspendedBuckets.html).
+ * `version.versionId` is set accordingly.
+ */
+export function recordWith(key: string, prev: QuorumRecord | null, version: VersionMeta, versioning: VersioningState | undefined): ObjectRecord {
+  version.versionId = versioning === 'enabled' ? randomUUID() : NULL_VERSION_ID;
+  const older = versioning === undefined || prev === null
+    ? []
+    : prev.record.versions.filter((v) => versioning === 'enabled' || v.versionId !== NULL_VERSION_ID);
+  return { key, writeId: randomUUID(), versions: [version, ...older] };
+}
