@@ -10,7 +10,7 @@ import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { buildApiApp, buildConsoleApp, type ClusterRoutes } from './app.js';
 import {
-  PeerMonitor, RemoteDrive, RpcClient, credentialsFingerprint, endpointsFingerprint, losesQuorumWithoutSelf, parseTopology,
+  PeerMonitor, RemoteDrive, RpcClient, createClusterLocking, credentialsFingerprint, endpointsFingerprint, losesQuorumWithoutSelf, parseTopology,
   waitForFormatQuorum, waitForPeers, type NodeIdentity, type Topology,
 } from './cluster/index.js';
 import { ConfigError, ConfigErrors, loadConfig, type ListenAddress, type ServerConfig } from './config/index.js';
@@ -122,13 +122,18 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
     ? localDrives.get(e.path)!
     : new RemoteDrive({ client: clients.get(e.node)!, path: e.path, endpoint: e.id })));
   const peers = new PeerMonitor({ topology, credentials });
+  // dsync-style namespace lock (REFERENCE.md fact 8): one lock server per node, every node a locker.
+  const locking = createClusterLocking({
+    self: topology.self, peers: topology.peers.map((id) => ({ id, client: clients.get(id)! })), credentials,
+    onLockLost: (resource, mode, err) => logger.warn(`${mode} lock on ${resource} lost: ${err.message}`),
+  });
   let storage: Storage | undefined;
   const startedAt = new Date();
   const healthSources: HealthSources = {
     storage: () => storage ? storage.health() : Promise.reject(new Error('storage is not open yet')),
     iamReady: () => true,
-    // Until the distributed lock lands: its lockers are the nodes, so lock quorum is a majority of reachable nodes.
-    lockReady: () => peers.majorityReachable(),
+    // The peer round keeps `maintenanceLosesQuorum` (read right after) as fresh as the lock answer.
+    lockReady: async () => (await Promise.all([locking.lockReady(), peers.refresh()]))[0],
     readyNeedsLock: true,
     version: VERSION,
     startedAt,
@@ -136,6 +141,7 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
   };
   const cluster: ClusterRoutes = {
     rpc: { credentials, drives: localDrives },
+    plugins: [locking.plugin],
     peer: {
       credentials,
       info: () => ({
@@ -154,6 +160,7 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
     peers.stop();
     await Promise.allSettled([api.close(), consoleApp?.close()]);
     await storage?.close();
+    await locking.close();
     await Promise.allSettled([...clients.values()].map((c) => c.close()));
     logger.flush?.();
   };
@@ -166,7 +173,7 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
       drives: drives.flat(), formatter: topology.nodes[0] === topology.self, timeoutMs: 120_000,
       onWait: (s) => { if (++rounds % 5 === 0) print(`Waiting for format quorum: ${s.formatted} formatted, ${s.unformatted} empty, ${s.unreachable} unreachable`); },
     });
-    storage = await openStorage({ sets: pool.sets.map((set) => set.map((e) => e.id)), drives, parity: pool.parity, logger });
+    storage = await openStorage({ sets: pool.sets.map((set) => set.map((e) => e.id)), drives, parity: pool.parity, logger, locker: locking.locker });
     consoleApp = await listenConsole(config, logger);
   } catch (err) {
     await close();
