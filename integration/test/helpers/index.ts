@@ -14,3 +14,6 @@ export type { S3Target } from './s3-client.js';
 export { TEST_HOSTS, startStack } from './stack.js';
 export type { Stack, StackOptions } from './stack.js';
 export { LoopbackContainer } from './loopback-container.js';
+export { parseStatCsv, showStat, serverRow, sampleStat } from './haproxy-runtime.js';
+export type { StatRow, StatSampler } from './haproxy-runtime.js';
+export { containerAddress, nodeS3Client } from './direct-node.js';
