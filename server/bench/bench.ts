@@ -2,7 +2,9 @@
  * `npm run bench`: starts a real server on temp drives and prints one JSON line per scenario (issue 2):
  * 4 KiB PUT/GET ops/s with p50/p99 at concurrency 1 and 32; 64 MiB PUT/GET MiB/s at concurrency 1 and 4;
  * LIST of 10,000 keys; the server's peak RSS. `--large` adds a 5 GiB PUT and GET to show bounded memory.
- * Env: BENCH_DRIVES (default 4), BENCH_SECONDS per small-object scenario (default 5).
+ * `--cluster` runs the same scenarios against a 4-node × 4-drive cluster (one set of 16, EC:4; nodes on
+ * 127.0.0.1-4, each in its own mount namespace — needs root), spreading requests over the nodes round-robin.
+ * Env: BENCH_DRIVES (default 4, single node), BENCH_SECONDS per small-object scenario (default 5).
  */
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -10,10 +12,12 @@ import { Agent } from 'node:http';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, CreateBucketCommand } from '@aws-sdk/client-s3';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { startSvc } from '../test/helpers/svc-process.js';
+import { startCluster } from '../test/cluster/helpers/cluster.js';
 
 const drives = Number(process.env.BENCH_DRIVES ?? 4);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const large = process.argv.includes('--large');
+const cluster = process.argv.includes('--cluster');
 // A Buffer with a known length: the SDK treats '' as a stream of unknown length and warns on every request.
 const EMPTY = Buffer.alloc(0);
 
@@ -72,17 +76,58 @@ async function timedOps(concurrency: number, op: (i: number) => Promise<void>): 
   return { ops: lat.length, lat: lat.sort((a, b) => a - b), ms: performance.now() - start };
 }
 
-async function main() {
+/** What the scenarios run against: one node or a cluster, seen as a list of endpoints. */
+interface Target {
+  urls: string[];
+  accessKey: string;
+  secretKey: string;
+  pids: () => number[];
+  layout: Record<string, unknown>;
+  stop(): Promise<void>;
+}
+
+async function singleNode(): Promise<Target> {
   const svc = await startSvc({ drives, env: { SVC_OBS_LOGGER_LEVEL: 'error' } });
-  const pid = svc.proc.pid ?? 0;
-  const client = new S3Client({
-    endpoint: svc.url, region: 'us-east-1', forcePathStyle: true,
-    credentials: { accessKeyId: svc.accessKey, secretAccessKey: svc.secretKey },
+  const erasure = drives >= 4 ? `EC:${drives <= 5 ? 2 : drives <= 7 ? 3 : 4}` : drives === 1 ? 'none' : 'EC:1';
+  return {
+    urls: [svc.url], accessKey: svc.accessKey, secretKey: svc.secretKey, pids: () => [svc.proc.pid ?? 0],
+    layout: { nodes: 1, drives, erasure },
+    async stop() { await svc.stop(); svc.cleanup(); },
+  };
+}
+
+async function fourNodes(): Promise<Target> {
+  const c = await startCluster({ nodes: 4, drivesPerNode: 4, env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '16' } });
+  const urls = c.nodes.map((n) => n.url);
+  // Wait until every node serves: storage opens after the peers and the format quorum are reached.
+  for (const url of urls) {
+    for (let i = 0; i < 240; i++) {
+      if ((await fetch(`${url}/health/ready`).catch(() => undefined))?.status === 200) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  return {
+    urls, accessKey: c.credentials.accessKey, secretKey: c.credentials.secretKey,
+    pids: () => c.nodes.map((n) => n.current?.proc.pid ?? 0).filter((p) => p > 0),
+    layout: { nodes: 4, drivesPerNode: 4, drives: 16, erasure: 'EC:4 (one set of 16)' },
+    stop: () => c.destroy(),
+  };
+}
+
+async function main() {
+  const target = cluster ? await fourNodes() : await singleNode();
+  const clients = target.urls.map((url) => new S3Client({
+    endpoint: url, region: 'us-east-1', forcePathStyle: true,
+    credentials: { accessKeyId: target.accessKey, secretAccessKey: target.secretKey },
     requestHandler: new NodeHttpHandler({ httpAgent: new Agent({ keepAlive: true, maxSockets: 64 }) }),
     requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
-  });
-  const layout = { drives, erasure: drives >= 4 ? `EC:${drives <= 5 ? 2 : drives <= 7 ? 3 : 4}` : drives === 1 ? 'none' : 'EC:1', dir: svc.dir };
-  emit({ scenario: 'layout', ...layout, node: process.version });
+  }));
+  // Requests are spread over the nodes round-robin (one node: always the same client).
+  let turn = 0;
+  const client = { send: ((cmd: never) => (clients[turn++ % clients.length] as S3Client).send(cmd)) as S3Client['send'] };
+  const peakRssMiBAll = () => Math.max(...target.pids().map(peakRssMiB));
+  const rssMiBAll = () => Math.max(...target.pids().map(rssMiB));
+  emit({ scenario: 'layout', ...target.layout, node: process.version });
   try {
     await client.send(new CreateBucketCommand({ Bucket: 'bench' }));
     const small = Buffer.alloc(4096, 0x61);
@@ -108,7 +153,7 @@ async function main() {
         }
       }));
       let s = (performance.now() - t0) / 1000;
-      emit({ scenario: 'put-64MiB', concurrency: c, objects, MiBPerSec: +((objects * 64) / s).toFixed(1), serverRssMiB: rssMiB(pid) });
+      emit({ scenario: 'put-64MiB', concurrency: c, objects, MiBPerSec: +((objects * 64) / s).toFixed(1), serverRssMiB: rssMiBAll() });
       t0 = performance.now();
       await Promise.all(Array.from({ length: c }, async (_, w) => {
         for (let j = w; j < objects; j += c) {
@@ -117,7 +162,7 @@ async function main() {
         }
       }));
       s = (performance.now() - t0) / 1000;
-      emit({ scenario: 'get-64MiB', concurrency: c, objects, MiBPerSec: +((objects * 64) / s).toFixed(1), serverRssMiB: rssMiB(pid) });
+      emit({ scenario: 'get-64MiB', concurrency: c, objects, MiBPerSec: +((objects * 64) / s).toFixed(1), serverRssMiB: rssMiBAll() });
     }
     // LIST of 10,000 keys: fill with empty objects at concurrency 32, then page through with ListObjectsV2.
     const total = 10_000;
@@ -140,21 +185,20 @@ async function main() {
     emit({ scenario: 'list-10000', keys, ms: Math.round(ms), keysPerSec: Math.round(keys / (ms / 1000)) });
     if (large) {
       const size = 5 * 1024 * 1024 * 1024;
-      const before = peakRssMiB(pid);
+      const before = peakRssMiBAll();
       let t = performance.now();
       await client.send(new PutObjectCommand({ Bucket: 'bench', Key: 'huge', Body: patternStream(size), ContentLength: size }));
-      emit({ scenario: 'put-5GiB', MiBPerSec: +((size / 2 ** 20) / ((performance.now() - t) / 1000)).toFixed(1), peakRssMiBBefore: before, peakRssMiB: peakRssMiB(pid) });
+      emit({ scenario: 'put-5GiB', MiBPerSec: +((size / 2 ** 20) / ((performance.now() - t) / 1000)).toFixed(1), peakRssMiBBefore: before, peakRssMiB: peakRssMiBAll() });
       t = performance.now();
       const r = await client.send(new GetObjectCommand({ Bucket: 'bench', Key: 'huge' }));
       const n = await drain(r.Body);
       if (n !== size) throw new Error(`short read of the 5 GiB object: ${n}`);
-      emit({ scenario: 'get-5GiB', MiBPerSec: +((size / 2 ** 20) / ((performance.now() - t) / 1000)).toFixed(1), peakRssMiB: peakRssMiB(pid) });
+      emit({ scenario: 'get-5GiB', MiBPerSec: +((size / 2 ** 20) / ((performance.now() - t) / 1000)).toFixed(1), peakRssMiB: peakRssMiBAll() });
     }
-    emit({ scenario: 'server-memory', peakRssMiB: peakRssMiB(pid), rssMiB: rssMiB(pid) });
+    emit({ scenario: 'server-memory', peakRssMiB: peakRssMiBAll(), rssMiB: rssMiBAll(), note: 'largest over the nodes' });
   } finally {
-    client.destroy();
-    await svc.stop();
-    svc.cleanup();
+    for (const c of clients) c.destroy();
+    await target.stop();
   }
 }
 
