@@ -47,7 +47,7 @@ interface World {
   mounted: string;
   running: boolean;
   mount: 'file' | 'directory';
-  fail: Partial<Record<'kill' | 'up' | 'ps', boolean>>;
+  fail: Partial<Record<'kill' | 'up' | 'ps' | 'api', boolean>>;
   reloadsIgnored: boolean;
 }
 
@@ -70,6 +70,13 @@ function world(spec: string, over: Partial<World> = {}): World & { exec: ReturnT
     if (call.file === 'docker' && a[0] === 'inspect' && a[2] === '{{json .Mounts}}') {
       const dest = w.mount === 'file' ? '/usr/local/etc/haproxy/certs/site.pem' : '/usr/local/etc/haproxy/certs';
       return execResults.ok(JSON.stringify([{ Type: 'bind', Destination: '/usr/local/etc/haproxy/haproxy.cfg' }, { Type: 'bind', Destination: dest }]));
+    }
+    if (call.file === 'docker' && a[0] === 'exec' && a[2] === 'bash') {
+      if (w.fail.api === true) return execResults.fail(1, 'bash: connect: Connection refused');
+      assert.match(a[4] ?? '', /set ssl cert %s <<[\s\S]*cat "\$P"[\s\S]*commit ssl cert/);
+      assert.doesNotMatch(a[4] ?? '', /PRIVATE KEY/, 'the key never travels on a command line');
+      if (!w.reloadsIgnored) w.served = current();
+      return execResults.ok('Transaction created for certificate /usr/local/etc/haproxy/certs/site.pem!\n\nCommitting /usr/local/etc/haproxy/certs/site.pem.\nSuccess!\n');
     }
     if (call.file === 'docker' && a[0] === 'kill') {
       if (w.fail.kill === true) return execResults.fail(1, 'No such container');
@@ -114,7 +121,7 @@ function tools(w: World, ca?: AcmeCa): RotateTools & { probes: string[] } {
 
 function opts(over: Partial<CertRotateOptions> = {}): CertRotateOptions {
   return {
-    dir: DIR, project: 'deploy', source: { kind: 'combined', pem: '/in/new.pem' }, recreate: false, force: false, staging: false,
+    dir: DIR, project: 'deploy', source: { kind: 'combined', pem: '/in/new.pem' }, recreate: false, reload: false, force: false, staging: false,
     address: undefined, httpsPort: undefined, verifyTimeoutSeconds: 2, json: false, ...over,
   };
 }
@@ -126,8 +133,10 @@ function depsFor(w: World & { exec: ReturnType<typeof createRecordingExec> }, fi
 }
 
 const kills = (w: World): ExecCall[] => w.calls.filter((c) => c.file === 'docker' && c.args[0] === 'kill');
+const swaps = (w: World): ExecCall[] => w.calls.filter((c) => c.file === 'docker' && c.args[0] === 'exec');
+const loads = (w: World): ExecCall[] => [...kills(w), ...swaps(w)];
 
-test('a new PEM replaces site.pem atomically (mode 600), HAProxy reloads with USR2, and the TLS check sees the new fingerprint', async () => {
+test('a new PEM replaces site.pem atomically (mode 600), HAProxy takes it through the runtime API, and the TLS check sees the new fingerprint', async () => {
   const w = world(specYaml());
   const next = pemFor();
   const deps = depsFor(w, { '/in/new.pem': next });
@@ -135,18 +144,24 @@ test('a new PEM replaces site.pem atomically (mode 600), HAProxy reloads with US
   await runCertRotate(opts(), deps, t);
   assert.equal(w.fs.files.get(PEM)?.content, next);
   assert.equal(w.fs.files.get(PEM)?.mode, 0o600);
-  assert.deepEqual(kills(w).map((c) => c.args), [['kill', '-s', 'USR2', CONTAINER]]);
+  assert.deepEqual(swaps(w).map((c) => c.args.slice(0, 3)), [['exec', CONTAINER, 'bash']]);
+  assert.deepEqual(kills(w), [], 'no reload needed');
   assert.ok(!w.calls.some((c) => c.file === 'cp'), 'directory mount: plain atomic replace');
+  assert.match(deps.out.stdoutText(), /runtime API/);
   assert.equal(w.served, next);
   assert.ok(t.probes.includes('127.0.0.1:18443/s3.example.test') && t.probes.includes('127.0.0.1:18443/console.example.test'), t.probes.join());
   assert.match(deps.out.stdoutText(), /serves the new certificate/);
   assert.ok(w.calls.some((c) => c.args.join(' ') === 'compose -p deploy -f /work/deploy/compose.yaml ps -q proxy'));
 });
 
-test('a PEM bind-mounted as a single file is written in place (same inode) from a complete staged copy, then reloaded', async () => {
+test('a PEM bind-mounted as a single file is written in place (same inode) from a complete staged copy, then reloaded with --reload (USR2)', async () => {
   const w = world(specYaml(), { mount: 'file' });
   const next = pemFor();
-  await runCertRotate(opts(), depsFor(w, { '/in/new.pem': next }), tools(w));
+  const deps = depsFor(w, { '/in/new.pem': next });
+  await runCertRotate(opts({ reload: true }), deps, tools(w));
+  assert.deepEqual(kills(w).map((c) => c.args), [['kill', '-s', 'USR2', CONTAINER]]);
+  assert.deepEqual(swaps(w), []);
+  assert.match(deps.out.stdoutText(), /master-worker, USR2/);
   const cp = w.calls.find((c) => c.file === 'cp');
   assert.deepEqual(cp?.args, [`${DIR}/certs/.site.pem.next`, PEM]);
   assert.equal(w.fs.files.has(`${DIR}/certs/.site.pem.next`), false, 'staged copy removed');
@@ -170,7 +185,7 @@ test('an unusable PEM is refused (exit 2) before anything is replaced or reloade
     await assert.rejects(runCertRotate(opts(), depsFor(w, { '/in/new.pem': bad }), tools(w)),
       (e: unknown) => e instanceof DeployKitError && e.code === 'DK_ERR_CERT_INVALID' && e.exitCode === 2);
     assert.equal(w.fs.files.get(PEM)?.content, OLD);
-    assert.deepEqual(kills(w), []);
+    assert.deepEqual(loads(w), []);
   }
 });
 
@@ -179,7 +194,7 @@ test('--recreate recreates only the proxy with compose instead of reloading', as
   const next = pemFor();
   const deps = depsFor(w, { '/in/new.pem': next });
   await runCertRotate(opts({ recreate: true, json: true }), deps, tools(w));
-  assert.deepEqual(kills(w), []);
+  assert.deepEqual(loads(w), []);
   assert.ok(w.calls.some((c) => c.args.join(' ') === 'compose -p deploy -f /work/deploy/compose.yaml up -d --force-recreate --no-deps proxy'));
   const out = JSON.parse(deps.out.stdoutText()) as Record<string, unknown>;
   assert.equal(out['loadedBy'], 'recreate');
@@ -187,8 +202,18 @@ test('--recreate recreates only the proxy with compose instead of reloading', as
   assert.equal(out['fingerprint256'], leafFingerprint(next));
 });
 
+test('the runtime API refusing falls back to the USR2 reload', async () => {
+  const w = world(specYaml(), { fail: { api: true } });
+  const next = pemFor();
+  const deps = depsFor(w, { '/in/new.pem': next });
+  await runCertRotate(opts({ json: true }), deps, tools(w));
+  assert.equal(kills(w).length, 1);
+  assert.equal(w.served, next);
+  assert.equal((JSON.parse(deps.out.stdoutText()) as Record<string, unknown>)['loadedBy'], 'reload');
+});
+
 test('docker failures exit 4: USR2 refused, compose ps failing, recreate failing', async () => {
-  for (const fail of [{ kill: true }, { ps: true }, { up: true }] as const) {
+  for (const fail of [{ kill: true, api: true }, { ps: true }, { up: true }] as const) {
     const w = world(specYaml(), { fail });
     await assert.rejects(runCertRotate(opts({ recreate: 'up' in fail }), depsFor(w, { '/in/new.pem': pemFor() }), tools(w)),
       (e: unknown) => e instanceof DeployKitError && e.code === 'DK_ERR_EXTERNAL_TOOL' && e.exitCode === 4, JSON.stringify(fail));
@@ -207,7 +232,7 @@ test('a stopped proxy: the file is replaced, nothing is reloaded, a warning says
   const w = world(specYaml(), { running: false });
   const deps = depsFor(w, { '/in/new.pem': pemFor() });
   await runCertRotate(opts(), deps, tools(w));
-  assert.deepEqual(kills(w), []);
+  assert.deepEqual(loads(w), []);
   assert.match(deps.out.stderrText(), /not running/);
 });
 
@@ -215,7 +240,7 @@ test('Traefik with a PEM is recreated (its file provider does not watch certific
   const w = world(specYaml({ proxy: 'traefik' }));
   const deps = depsFor(w, { '/in/new.pem': pemFor() });
   await runCertRotate(opts(), deps, tools(w));
-  assert.deepEqual(kills(w), []);
+  assert.deepEqual(loads(w), []);
   assert.ok(w.calls.some((c) => c.args.includes('--force-recreate')));
   assert.match(deps.out.stdoutText(), /traefik#5495/);
 });
@@ -248,27 +273,27 @@ test('ACME mode: renews through the CA, reloads, verifies; a second rotate keeps
   assert.deepEqual(orders, ['https://ca.example.test/dir'], 'the placeholder-like current PEM was not issued through ACME');
   assert.notEqual(w.served, OLD);
   assert.equal(w.served, w.fs.files.get(PEM)?.content);
-  assert.equal(kills(w).length, 1);
+  assert.equal(loads(w).length, 1);
 
   const again = depsFor(w);
   await runCertRotate(opts({ source: undefined }), again, tools(w, ca));
   assert.equal(orders.length, 1);
-  assert.equal(kills(w).length, 1);
+  assert.equal(loads(w).length, 1);
   assert.match(again.out.stdoutText(), /certificate valid for 90 more days; not renewing/);
   assert.match(again.out.stdoutText(), /already serves/);
 
   await runCertRotate(opts({ source: undefined, force: true }), depsFor(w), tools(w, ca));
   assert.equal(orders.length, 2);
-  assert.equal(kills(w).length, 2);
+  assert.equal(loads(w).length, 2);
 });
 
 test('command line: flags map to options; --pem with --cert is a usage error', async () => {
   const seen: CertRotateOptions[] = [];
   const runners: CertRunners = { selfSigned: async () => undefined, import: async () => undefined, rotate: async (o) => { seen.push(o); } };
   const run = (argv: string[]): Promise<unknown> => certCommand(createTestDeps(), runners).parseAsync(argv, { from: 'user' });
-  await run(['rotate', '--dir', 'prod', '--pem', 'x.pem', '--recreate', '--https-port', '8443', '--verify-timeout', '5', '-p', 'prod1']);
+  await run(['rotate', '--dir', 'prod', '--pem', 'x.pem', '--recreate', '--reload', '--https-port', '8443', '--verify-timeout', '5', '-p', 'prod1']);
   assert.deepEqual(seen[0], {
-    dir: 'prod', project: 'prod1', source: { kind: 'combined', pem: 'x.pem' }, recreate: true, force: false, staging: false,
+    dir: 'prod', project: 'prod1', source: { kind: 'combined', pem: 'x.pem' }, recreate: true, reload: true, force: false, staging: false,
     address: undefined, httpsPort: 8443, verifyTimeoutSeconds: 5, json: false,
   });
   await run(['rotate', '--force', '--staging']);

