@@ -17,6 +17,7 @@ export interface SpecAnswers {
   parity?: number | string;
   serverImage?: string;
   proxyImage?: string;
+  baseImage?: string;
   dockerProvider?: boolean;
 }
 
@@ -35,7 +36,7 @@ export function buildSpec(input: Partial<SpecAnswers>): unknown {
       : input.tls === 'pem'
         ? { mode: 'pem', pem: compact({ file: input.pemFile }) }
         : compact({ mode: input.tls });
-  const images = compact({ server: input.serverImage, proxy: input.proxyImage });
+  const images = compact({ server: input.serverImage, proxy: input.proxyImage, base: input.baseImage });
   return compact({
     version: 1,
     hosts: compact({ s3: input.s3Host, console: input.consoleHost }),

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseSpec } from './parse-spec.js';
+import { buildSpec } from './build-spec.js';
 import { LETSENCRYPT_PRODUCTION, LETSENCRYPT_STAGING } from './defaults.js';
 
 const minimal = {
@@ -132,4 +133,14 @@ test('dockerProvider is a traefik-only boolean', () => {
   assert.equal(parseSpec(withPatch({ proxy: 'traefik', dockerProvider: false })).spec?.dockerProvider, undefined);
   assert.deepEqual(paths(withPatch({ dockerProvider: true })), ['dockerProvider']);
   assert.deepEqual(paths(withPatch({ proxy: 'traefik', dockerProvider: 'yes' })), ['dockerProvider']);
+});
+
+test('images.base is optional, validated like the other image references, and kept', () => {
+  const base = buildSpec({ s3Host: 's3.example.com', consoleHost: 'console.example.com', proxy: 'haproxy', tls: 'acme', acmeEmail: 'ops@example.com', nodes: 1, drivesPerNode: 1 }) as Record<string, any>;
+  assert.equal(parseSpec(base).spec?.images.base, undefined);
+  const withBase = { ...base, images: { base: 'local/debian:bookworm' } };
+  assert.equal(parseSpec(withBase).spec?.images.base, 'local/debian:bookworm');
+  const bad = parseSpec({ ...base, images: { base: 'Not An Image!' } });
+  assert.equal(bad.spec, undefined);
+  assert.ok(bad.problems.some((p) => p.path === 'images.base'), JSON.stringify(bad.problems));
 });

@@ -216,12 +216,15 @@ function readCluster(r: Reader, root: Obj): DeploymentSpec['cluster'] | undefine
 
 function readImages(r: Reader, root: Obj, proxy: ProxyKind | undefined): DeploymentSpec['images'] | undefined {
   const images = r.section(root, 'images', '', false) ?? {};
-  r.keys(images, 'images', ['server', 'proxy']);
+  r.keys(images, 'images', ['server', 'proxy', 'base']);
   const server = r.str(images, 'server', 'images', DEFAULT_SERVER_IMAGE);
   const proxyImage = r.str(images, 'proxy', 'images', proxy === undefined ? '' : DEFAULT_PROXY_IMAGES[proxy]);
   const serverOk = server !== undefined && !r.fail('images.server', checkImageRef(server));
   const proxyOk = proxyImage !== undefined && proxyImage !== '' && !r.fail('images.proxy', checkImageRef(proxyImage));
-  return serverOk && proxyOk ? { server, proxy: proxyImage } : undefined;
+  const base = r.str(images, 'base', 'images', '');
+  const baseOk = base === undefined || base === '' || !r.fail('images.base', checkImageRef(base));
+  if (!serverOk || !proxyOk || !baseOk) return undefined;
+  return base === undefined || base === '' ? { server, proxy: proxyImage } : { server, proxy: proxyImage, base };
 }
 
 function readHealth(r: Reader, root: Obj): HealthCheckSpec | undefined {

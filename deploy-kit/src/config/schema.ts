@@ -62,7 +62,8 @@ export interface DeploymentSpec {
   proxy: ProxyKind;
   tls: TlsSpec;
   cluster: ClusterSpec;
-  images: { server: string; proxy: string };
+  /** `base`: the image the server image is built on when it is missing locally (air-gapped hosts; issue 7). */
+  images: { server: string; proxy: string; base?: string };
   healthCheck: HealthCheckSpec;
   dockerProvider?: boolean;
 }

@@ -6,7 +6,7 @@ import { after, test } from 'node:test';
 import { load } from 'js-yaml';
 import { Command } from 'commander';
 import { initCommand, toInitOptions } from '../../src/commands/init/command.js';
-import type { InitOptions } from '../../src/commands/init/answers.js';
+import { answersFromOptions, type InitOptions } from '../../src/commands/init/answers.js';
 import { PROMPTS } from '../../src/commands/init/prompts.js';
 import { runInit } from '../../src/commands/init/run.js';
 import { generateSelfSigned } from '../../src/certs/index.js';
@@ -127,4 +127,15 @@ test('on a TTY, missing values are asked (and only those)', async () => {
   assert.deepEqual((again.prompter as unknown as { asked: string[] }).asked, []);
   assert.equal((await spec(dir))?.proxy, 'haproxy');
   assert.equal((await spec(dir))?.images.proxy, 'haproxy:2.6');
+});
+
+test('--base-image is passed through and written to the spec as images.base (air-gapped builds)', async () => {
+  const seen: InitOptions[] = [];
+  const root = new Command('deploy-kit').option('--json').exitOverride();
+  root.addCommand(initCommand(createTestDeps(), async (o) => { seen.push(o); }).exitOverride());
+  await root.parseAsync(['init', '--base-image', 'svc-test/node:20', '--image', 'svc/server:dev'], { from: 'user' });
+  assert.equal(seen[0]?.baseImage, 'svc-test/node:20');
+  assert.equal(seen[0]?.image, 'svc/server:dev');
+  const { answers } = answersFromOptions(opts({ baseImage: 'svc-test/node:20' }));
+  assert.equal(answers.baseImage, 'svc-test/node:20');
 });

@@ -23,6 +23,7 @@ export interface InitOptions {
   readonly parity: string | undefined;
   readonly image: string | undefined;
   readonly proxyImage: string | undefined;
+  readonly baseImage: string | undefined;
   readonly templates: string | undefined;
   readonly json: boolean;
 }
@@ -59,6 +60,7 @@ export const FLAG_OF_PATH: Readonly<Record<string, string>> = {
   'cluster.parity': '--parity',
   'images.server': '--image',
   'images.proxy': '--proxy-image',
+  'images.base': '--base-image',
 };
 
 /** Flat answers of a valid spec, used as defaults when init runs again in the same directory. */
@@ -76,6 +78,7 @@ export function answersFromSpec(spec: DeploymentSpec): SpecAnswers {
     ...(spec.cluster.parity === undefined ? {} : { parity: spec.cluster.parity }),
     serverImage: spec.images.server,
     proxyImage: spec.images.proxy,
+    ...(spec.images.base === undefined ? {} : { baseImage: spec.images.base }),
     ...(spec.dockerProvider === true ? { dockerProvider: true } : {}),
   };
 }
@@ -101,7 +104,7 @@ export function answersFromOptions(opts: InitOptions, base: SpecAnswers = {}): {
     ...defined({
       s3Host: opts.s3Host, consoleHost: opts.consoleHost, proxy: opts.proxy, tls: opts.tls, acmeEmail: opts.acmeEmail,
       acmeDirectory: opts.acmeDirectory, staging: opts.staging, nodes, drivesPerNode: drives, parity: opts.parity,
-      serverImage: opts.image, proxyImage: opts.proxyImage,
+      serverImage: opts.image, proxyImage: opts.proxyImage, baseImage: opts.baseImage,
     }),
   };
   // --staging alone means Let's Encrypt staging: drop a remembered production directory instead of contradicting it.

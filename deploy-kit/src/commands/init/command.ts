@@ -12,7 +12,7 @@ export function toInitOptions(raw: Record<string, unknown>, json: boolean): Init
     dir: s('dir'), s3Host: s('s3Host'), consoleHost: s('consoleHost'), proxy: s('proxy'), tls: s('tls'),
     acmeEmail: s('acmeEmail'), acmeDirectory: s('acmeDirectory'), staging: raw['staging'] === true ? true : undefined,
     cert: s('cert'), key: s('key'), pem: s('pem'), nodes: s('nodes'), drivesPerNode: s('drivesPerNode'), parity: s('parity'),
-    image: s('image'), proxyImage: s('proxyImage'), templates: s('templates'), json,
+    image: s('image'), proxyImage: s('proxyImage'), baseImage: s('baseImage'), templates: s('templates'), json,
   };
 }
 
@@ -37,6 +37,7 @@ export function initCommand(deps: Deps, run: (opts: InitOptions, deps: Deps) => 
     .option('--parity <EC:n>', 'erasure-code parity, e.g. EC:2 (default: chosen by the server)')
     .option('--image <image>', 'server image (default svc/server:latest)')
     .option('--proxy-image <image>', 'proxy image (default haproxy:2.6 or traefik:v3.4)')
+    .option('--base-image <image>', 'base image to build the server image on when it is missing locally (air-gapped hosts)')
     .option('--templates <dir>', 'templates folder (default: the templates/ folder beside deploy-kit)')
     .action(async (raw: Record<string, unknown>, cmd: Command) => {
       await run(toInitOptions(raw, globalFlags(cmd).json), deps);

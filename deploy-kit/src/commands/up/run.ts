@@ -87,12 +87,13 @@ async function requireFiles(deps: Deps, dir: string, spec: DeploymentSpec): Prom
 async function ensureImages(deps: Deps, spec: DeploymentSpec, opts: UpOptions, note: (t: string) => void): Promise<boolean> {
   let allLocal = true;
   if (!(await imageExists(deps.exec, spec.images.server))) {
-    if (opts.baseImage === undefined) {
+    const baseImage = opts.baseImage ?? spec.images.base;
+    if (baseImage === undefined) {
       note(`${spec.images.server} is not present locally: compose will pull it (or pass --base-image to build it)`);
       allLocal = false;
     } else {
-      note(`building ${spec.images.server} on ${opts.baseImage}`);
-      await buildServerImage(deps.fs, deps.exec, { repo: dirname(deps.paths.templatesDir), tag: spec.images.server, baseImage: opts.baseImage });
+      note(`building ${spec.images.server} on ${baseImage}`);
+      await buildServerImage(deps.fs, deps.exec, { repo: dirname(deps.paths.templatesDir), tag: spec.images.server, baseImage });
     }
   }
   if (!(await imageExists(deps.exec, spec.images.proxy))) {
