@@ -11,3 +11,5 @@ export type { AcmeFlowDeps, ObtainOptions, ObtainResult } from './obtain.js';
 export { PLACEHOLDER_DAYS, ensurePlaceholderCertificate } from './placeholder.js';
 export { acmeOptionsFor, deployKitAcme } from './deployment-options.js';
 export { createFsWebroot } from './webroot.js';
+export { hotSwapHaproxy, hotSwapScript, pemMountOf, pemWriter, reloadHaproxy } from './proxy-load.js';
+export type { PemMount } from './proxy-load.js';

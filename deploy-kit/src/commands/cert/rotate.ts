@@ -5,7 +5,8 @@
  */
 import { join } from 'node:path';
 import {
-  acmeOptionsFor, createAcmeClientCa, deployKitAcme, leafFingerprint, obtainAcmeCertificate, readAcmeEnvironment,
+  acmeOptionsFor, createAcmeClientCa, deployKitAcme, hotSwapHaproxy, leafFingerprint, obtainAcmeCertificate, pemMountOf, pemWriter,
+  readAcmeEnvironment, reloadHaproxy,
 } from '../../certs/acme/index.js';
 import type { AcmeCa } from '../../certs/acme/index.js';
 import { assembleCombinedPem, inspectCombinedPem } from '../../certs/index.js';
@@ -17,7 +18,7 @@ import type { GlobalFlags } from '../shared.js';
 import { certLayoutFor } from '../cert-layout.js';
 import { readUserFile, toCertImportOptions } from './import.js';
 import type { CertSource } from './import.js';
-import { findProxyContainer, hotSwapHaproxy, pemMountOf, pemWriter, recreateProxy, reloadHaproxy } from './rotate-load.js';
+import { findProxyContainer, recreateProxy } from './rotate-load.js';
 import { createFingerprintProbe, waitForServed } from './rotate-probe.js';
 import type { FingerprintProbe } from './rotate-probe.js';
 
