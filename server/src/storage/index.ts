@@ -8,7 +8,7 @@ export type {
   ListObjectsOptions, ListObjectsResult, ListPartsResult,
   ListUploadsOptions, ListUploadsResult, MultipartUploadInfo, NamespaceLocker, ObjectInfo, ObjectLayer,
   ObjectMetadataInput, ObjectTag, OpenObject, OpenStorageOptions, PartInfo, PutObjectOptions, Storage, StorageHealth,
-  StorageLogger, SystemMetadataName, VersioningState, VersionSelector,
+  StorageLogger, SystemMetadataName, VersioningState, VersionSelector, ListVersionsOptions, ListVersionsResult, ObjectVersionInfo,
 } from './engine/index.js';
 export {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, DeleteMarkerReadError, EntityTooSmallError,

@@ -105,7 +105,7 @@ export function conditionContext(op: S3Operation, facts: RequestFacts): Partial<
   if (referer !== undefined) out['aws:referer'] = referer;
   const agent = first(facts.headers['user-agent']);
   if (agent !== undefined) out['aws:useragent'] = agent;
-  if (op.op === 'ListObjectsV1' || op.op === 'ListObjectsV2') {
+  if (op.op === 'ListObjectsV1' || op.op === 'ListObjectsV2' || op.op === 'ListObjectVersions') {
     out['s3:prefix'] = facts.query['prefix'] ?? '';
     if (facts.query['delimiter'] !== undefined) out['s3:delimiter'] = facts.query['delimiter'];
     if (facts.query['max-keys'] !== undefined) out['s3:max-keys'] = facts.query['max-keys'];

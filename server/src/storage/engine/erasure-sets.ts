@@ -10,8 +10,9 @@ import { abortUpload, completeUpload, createUpload, listParts, listSetUploads, p
 import type {
   BucketConfigKind, BucketInfo, ChecksumAlgorithm, CompletePart, DeleteObjectOptions, DeleteObjectResult, ListObjectsOptions, ListObjectsResult, ListPartsResult, ListUploadsOptions,
   ListUploadsResult, ObjectInfo, ObjectLayer, ObjectMetadataInput, ObjectTag, OpenObject, PartInfo, PutObjectOptions, StorageHealth,
-  VersioningState, VersionSelector,
+  ListVersionsOptions, ListVersionsResult, VersioningState, VersionSelector,
 } from './object-layer.js';
+import { listObjectVersions } from './list-versions.js';
 import { deleteObject } from './object-delete.js';
 import { selectVersion } from './versions.js';
 import { checkObjectName, compareUtf8 } from './object-name.js';
@@ -215,6 +216,11 @@ export class ErasureSets implements ObjectLayer {
   async listObjects(bucket: string, opts: ListObjectsOptions): Promise<ListObjectsResult> {
     await this.#requireBucket(bucket);
     return listObjects(this.sets, bucket, opts);
+  }
+
+  async listObjectVersions(bucket: string, opts: ListVersionsOptions): Promise<ListVersionsResult> {
+    await this.#requireBucket(bucket);
+    return listObjectVersions(this.sets, (key) => this.#setFor(key), bucket, opts);
   }
 
   async createMultipartUpload(

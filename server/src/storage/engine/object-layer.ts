@@ -176,6 +176,40 @@ export type BucketConfigKind = 'cors' | 'policy' | 'versioning';
  */
 export type VersioningState = 'enabled' | 'suspended';
 
+/** Options of {@link ObjectLayer.listObjectVersions}. */
+export interface ListVersionsOptions {
+  prefix: string;
+  delimiter: string;
+  /** Exclusive: keys after this one (or, with versionIdMarker, versions of it after that version). */
+  keyMarker: string;
+  /** "" for none; only meaningful with keyMarker. */
+  versionIdMarker: string;
+  /** 0..1000, counting versions, delete markers and common prefixes. */
+  maxKeys: number;
+}
+
+/** One entry of a version listing: an object version (with `info`) or a delete marker. */
+export interface ObjectVersionInfo {
+  key: string;
+  versionId: string;
+  isLatest: boolean;
+  lastModified: Date;
+  deleteMarker: boolean;
+  /** Size, ETag, checksums… of an object version; absent for a delete marker. */
+  info?: ObjectInfo;
+}
+
+export interface ListVersionsResult {
+  /** Versions and delete markers: keys ascending, each key's versions newest first. */
+  versions: ObjectVersionInfo[];
+  commonPrefixes: string[];
+  isTruncated: boolean;
+  /** Set when truncated: where the next page starts. */
+  nextKeyMarker?: string;
+  /** Set when truncated after a version (not after a common prefix). */
+  nextVersionIdMarker?: string;
+}
+
 /** Options of {@link ObjectLayer.deleteObject}. */
 export interface DeleteObjectOptions {
   /** Removes exactly this version (permanently). */
@@ -235,6 +269,8 @@ export interface ObjectLayer {
    */
   deleteObject(bucket: string, key: string, opts?: DeleteObjectOptions): Promise<DeleteObjectResult>;
   listObjects(bucket: string, opts: ListObjectsOptions): Promise<ListObjectsResult>;
+  /** ListObjectVersions: every version and delete marker (see ListVersionsOptions). */
+  listObjectVersions(bucket: string, opts: ListVersionsOptions): Promise<ListVersionsResult>;
 
   createMultipartUpload(
     bucket: string,

@@ -261,3 +261,65 @@ export function encodeError(v: { code: string; message: string; resource?: strin
 export function encodeVersioningConfiguration(status: string | undefined): string {
   return xmlDocument('VersioningConfiguration', { Status: status }, S3_XMLNS);
 }
+
+/** One Version or DeleteMarker entry of ListObjectVersions. */
+export interface ListedVersionView {
+  key: string;
+  versionId: string;
+  isLatest: boolean;
+  lastModified: Date;
+  /** Absent for a delete marker. */
+  object?: { etag: string; size: number; checksumAlgorithm?: string };
+}
+
+const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
+
+/** One element without the XML declaration (for documents whose children interleave element names). */
+function fragment(name: string, body: XmlObject): string {
+  return xmlDocument(name, body).slice(DECLARATION.length);
+}
+
+/**
+ * ListVersionsResult (ListObjectVersions). Version and DeleteMarker elements are interleaved in listing order (key
+ * ascending, newest version first), as AWS sends them, so they are written in sequence rather than grouped by name.
+ */
+export function encodeListObjectVersions(v: {
+  bucket: string;
+  prefix: string;
+  delimiter: string;
+  keyMarker: string;
+  versionIdMarker: string;
+  nextKeyMarker?: string;
+  nextVersionIdMarker?: string;
+  maxKeys: number;
+  isTruncated: boolean;
+  versions: readonly ListedVersionView[];
+  commonPrefixes: readonly string[];
+  owner: OwnerView;
+  encodingType?: 'url';
+  encode: (s: string) => string;
+}): string {
+  const head = xmlDocument('ListVersionsResult', {
+    Name: v.bucket,
+    Prefix: v.encode(v.prefix),
+    KeyMarker: v.encode(v.keyMarker),
+    VersionIdMarker: v.versionIdMarker,
+    NextKeyMarker: v.nextKeyMarker === undefined ? undefined : v.encode(v.nextKeyMarker),
+    NextVersionIdMarker: v.nextVersionIdMarker,
+    MaxKeys: v.maxKeys,
+    Delimiter: v.delimiter === '' ? undefined : v.encode(v.delimiter),
+    IsTruncated: v.isTruncated,
+    EncodingType: v.encodingType,
+  }, S3_XMLNS);
+  const entries = v.versions.map((e) => (e.object === undefined
+    ? fragment('DeleteMarker', {
+      Key: v.encode(e.key), VersionId: e.versionId, IsLatest: e.isLatest, LastModified: e.lastModified, Owner: owner(v.owner),
+    })
+    : fragment('Version', {
+      Key: v.encode(e.key), VersionId: e.versionId, IsLatest: e.isLatest, LastModified: e.lastModified, ETag: quoteEtag(e.object.etag),
+      ChecksumAlgorithm: e.object.checksumAlgorithm, Size: e.object.size, StorageClass: 'STANDARD', Owner: owner(v.owner),
+    })));
+  const prefixes = v.commonPrefixes.map((p) => fragment('CommonPrefixes', { Prefix: v.encode(p) }));
+  const close = '</ListVersionsResult>';
+  return head.slice(0, head.length - close.length) + entries.join('') + prefixes.join('') + close;
+}

@@ -1,0 +1,89 @@
+/**
+ * Must show 2 (issue 8), versioning: Debian's python3-boto3 against a started server — enable versioning, two
+ * PUTs, list_object_versions, get by VersionId, delete → delete marker, removing the marker restores the object.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSvc, type SvcProcess } from '../helpers/svc-process.js';
+import { runOk } from '../helpers/run.js';
+
+let svc: SvcProcess;
+let work: string;
+
+before(async () => {
+  svc = await startSvc({ drives: 4 });
+  work = mkdtempSync(join(tmpdir(), 'svc-boto3-versioning-'));
+});
+
+after(async () => {
+  await svc?.stop();
+  svc?.cleanup();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+const SCRIPT = `
+import sys, boto3
+from botocore.config import Config
+from botocore.exceptions import ClientError
+url, ak, sk = sys.argv[1:4]
+s3 = boto3.client('s3', endpoint_url=url, aws_access_key_id=ak, aws_secret_access_key=sk, region_name='us-east-1',
+                  config=Config(s3={'addressing_style': 'path'}, signature_version='s3v4', retries={'max_attempts': 1}))
+B = 'boto-versions'
+s3.create_bucket(Bucket=B)
+assert 'Status' not in s3.get_bucket_versioning(Bucket=B)
+s3.put_bucket_versioning(Bucket=B, VersioningConfiguration={'Status': 'Enabled'})
+assert s3.get_bucket_versioning(Bucket=B)['Status'] == 'Enabled'
+
+v1 = s3.put_object(Bucket=B, Key='notes.txt', Body=b'first draft')['VersionId']
+v2 = s3.put_object(Bucket=B, Key='notes.txt', Body=b'second draft, longer')['VersionId']
+assert v1 and v2 and v1 != v2, (v1, v2)
+
+listing = s3.list_object_versions(Bucket=B)
+versions = [(v['Key'], v['VersionId'], v['IsLatest'], v['Size']) for v in listing['Versions']]
+assert versions == [('notes.txt', v2, True, 20), ('notes.txt', v1, False, 11)], versions
+assert 'DeleteMarkers' not in listing, listing
+
+assert s3.get_object(Bucket=B, Key='notes.txt', VersionId=v1)['Body'].read() == b'first draft'
+assert s3.get_object(Bucket=B, Key='notes.txt')['Body'].read() == b'second draft, longer'
+assert s3.head_object(Bucket=B, Key='notes.txt', VersionId=v1)['ContentLength'] == 11
+
+deleted = s3.delete_object(Bucket=B, Key='notes.txt')
+assert deleted['DeleteMarker'] is True, deleted
+marker = deleted['VersionId']
+try:
+    s3.get_object(Bucket=B, Key='notes.txt')
+    raise SystemExit('GET after delete should fail')
+except ClientError as e:
+    assert e.response['Error']['Code'] == 'NoSuchKey', e.response
+    assert e.response['ResponseMetadata']['HTTPHeaders'].get('x-amz-delete-marker') == 'true', e.response
+try:
+    s3.get_object(Bucket=B, Key='notes.txt', VersionId='0a1b2c3d-0000-4000-8000-000000000000')
+    raise SystemExit('GET of an unknown version should fail')
+except ClientError as e:
+    assert e.response['Error']['Code'] == 'NoSuchVersion', e.response
+listing = s3.list_object_versions(Bucket=B)
+markers = [(m['Key'], m['VersionId'], m['IsLatest']) for m in listing['DeleteMarkers']]
+assert markers == [('notes.txt', marker, True)], markers
+assert [v['IsLatest'] for v in listing['Versions']] == [False, False]
+assert s3.list_objects_v2(Bucket=B)['KeyCount'] == 0
+
+removed = s3.delete_object(Bucket=B, Key='notes.txt', VersionId=marker)
+assert removed['DeleteMarker'] is True and removed['VersionId'] == marker, removed
+assert s3.get_object(Bucket=B, Key='notes.txt')['Body'].read() == b'second draft, longer'
+assert [o['Key'] for o in s3.list_objects_v2(Bucket=B)['Contents']] == ['notes.txt']
+
+for v in s3.list_object_versions(Bucket=B)['Versions']:
+    s3.delete_object(Bucket=B, Key=v['Key'], VersionId=v['VersionId'])
+s3.delete_bucket(Bucket=B)
+print('boto3 versioning ok', boto3.__version__)
+`;
+
+test('boto3: enable versioning, two PUTs, list_object_versions, get by VersionId, delete marker and its removal', async () => {
+  const path = join(work, 'versioning.py');
+  writeFileSync(path, SCRIPT);
+  const r = await runOk('/usr/bin/python3', [path, svc.url, svc.accessKey, svc.secretKey]);
+  assert.match(r.stdout, /boto3 versioning ok/);
+});
