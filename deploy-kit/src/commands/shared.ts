@@ -1,11 +1,16 @@
 /**
  * Helpers every command may use (commands never import each other, STYLE.md §2): directory resolution,
- * global flags, option parsers that fail as usage errors, and terminal styling that respects NO_COLOR.
+ * global flags, option parsers that fail as usage errors, terminal styling that respects NO_COLOR, and the running
+ * proxy container (`up` and `cert rotate` load certificates into it).
  */
 import { resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
-import type { Deps, Output } from '../io/index.js';
+import { runCompose, tailLines } from '../compose/index.js';
+import type { ComposeProject } from '../compose/index.js';
+import { DeployKitError } from '../errors.js';
+import type { Deps, Exec, Output } from '../io/index.js';
+import { SERVICE_NAMES } from '../providers/index.js';
 
 /** Flags defined on the root program and visible to every command. */
 export interface GlobalFlags {
@@ -48,4 +53,21 @@ export function paint(out: Pick<Output, 'color'>, tone: Tone, text: string): str
 /** `mode` as the usual octal string, e.g. `600`. */
 export function octal(mode: number): string {
   return (mode & 0o777).toString(8).padStart(3, '0');
+}
+
+/** The running proxy container of a compose project, or undefined when it is not running. */
+export async function findProxyContainer(exec: Exec, project: ComposeProject): Promise<string | undefined> {
+  const r = await runCompose(exec, project, ['ps', '-q', SERVICE_NAMES.proxy], 60_000);
+  if (r.notFound) {
+    throw new DeployKitError('DK_ERR_EXTERNAL_TOOL', `${project.tool.file} is not installed`, { hint: 'install Docker and compose' });
+  }
+  if (r.exitCode !== 0) {
+    throw new DeployKitError('DK_ERR_EXTERNAL_TOOL', `cannot list the containers of project ${project.project} (exit ${r.exitCode})`, {
+      hint: 'is the Docker engine running?', details: tailLines(r.stderr, 10),
+    });
+  }
+  const id = r.stdout.split('\n').map((l) => l.trim()).find((l) => l !== '');
+  if (id === undefined) return undefined;
+  const running = await exec.run('docker', ['inspect', '-f', '{{.State.Running}}', id], { timeoutMs: 30_000 });
+  return running.exitCode === 0 && running.stdout.trim() === 'true' ? id : undefined;
 }

@@ -31,7 +31,7 @@ after(async () => {
 
 function options(over: Partial<UpOptions> = {}): UpOptions {
   return { dir, project: 'proj', image: undefined, proxyImage: undefined, baseImage: undefined, publishHttp: undefined, publishHttps: '127.0.0.1:18443',
-    templates: undefined, noRender: false, timeoutSeconds: 3, json: false, ...over };
+    templates: undefined, noRender: false, timeoutSeconds: 3, force: false, staging: false, json: false, ...over };
 }
 
 /** docker/compose as a v1 host (or v2 with `v2: true`) where everything succeeds. */
@@ -58,8 +58,8 @@ const noWait = { now: (() => { let t = 0; return () => (t += 1000); })(), sleep:
 test('up: parses its flags', async () => {
   let got: UpOptions | undefined;
   await upCommand(createTestDeps(), async (o) => { got = o; }).parseAsync(
-    ['--dir', 'd', '-p', 'x', '--image', 'i:1', '--proxy-image', 'p:2', '--base-image', 'b:3', '--publish-http', '8080', '--publish-https', '127.0.0.1:8443', '--timeout', '7', '--no-render'], { from: 'user' });
-  assert.deepEqual(got, { dir: 'd', project: 'x', image: 'i:1', proxyImage: 'p:2', baseImage: 'b:3', publishHttp: '8080', publishHttps: '127.0.0.1:8443', timeoutSeconds: 7, templates: undefined, noRender: true, json: false });
+    ['--dir', 'd', '-p', 'x', '--image', 'i:1', '--proxy-image', 'p:2', '--base-image', 'b:3', '--publish-http', '8080', '--publish-https', '127.0.0.1:8443', '--timeout', '7', '--no-render', '--force', '--staging'], { from: 'user' });
+  assert.deepEqual(got, { dir: 'd', project: 'x', image: 'i:1', proxyImage: 'p:2', baseImage: 'b:3', publishHttp: '8080', publishHttps: '127.0.0.1:8443', timeoutSeconds: 7, templates: undefined, noRender: true, force: true, staging: true, json: false });
 });
 
 test('up: renders, starts compose v1 with -p and the published-ports file, waits through the proxy, prints endpoints', async () => {

@@ -5,20 +5,19 @@
  */
 import { join } from 'node:path';
 import {
-  acmeOptionsFor, createAcmeClientCa, deployKitAcme, hotSwapHaproxy, leafFingerprint, obtainAcmeCertificate, pemMountOf, pemWriter,
-  readAcmeEnvironment, reloadHaproxy,
+  defaultAcmeCa, deployKitAcme, leafFingerprint, loadIntoHaproxy, obtainForDeployment, pemMountOf, pemWriter,
 } from '../../certs/acme/index.js';
 import type { AcmeCa } from '../../certs/acme/index.js';
 import { assembleCombinedPem, inspectCombinedPem } from '../../certs/index.js';
 import { openDeployment, proxyAddress } from '../../compose/index.js';
 import { DeployKitError } from '../../errors.js';
 import type { Deps } from '../../io/index.js';
-import { resolveDir } from '../shared.js';
+import { findProxyContainer, resolveDir } from '../shared.js';
 import type { GlobalFlags } from '../shared.js';
 import { certLayoutFor } from '../cert-layout.js';
 import { readUserFile, toCertImportOptions } from './import.js';
 import type { CertSource } from './import.js';
-import { findProxyContainer, recreateProxy } from './rotate-load.js';
+import { recreateProxy } from './rotate-load.js';
 import { createFingerprintProbe, waitForServed } from './rotate-probe.js';
 import type { FingerprintProbe } from './rotate-probe.js';
 
@@ -69,7 +68,7 @@ export interface RotateTools {
 /** The real CA client (self-check per DEPLOY_KIT_ACME_SELF_CHECK) and TLS probe. */
 export function defaultRotateTools(deps: Pick<Deps, 'env'>): RotateTools {
   return {
-    ca: createAcmeClientCa({ selfCheck: deps.env['DEPLOY_KIT_ACME_SELF_CHECK'] !== '0' }),
+    ca: defaultAcmeCa(deps.env),
     probe: createFingerprintProbe(),
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
   };
@@ -135,10 +134,9 @@ export async function runCertRotate(opts: CertRotateOptions, deps: Deps, tools: 
     fingerprint = leafFingerprint(text) as string;
     changed = true;
   } else {
-    const env = await readAcmeEnvironment(deps.fs, deps.env, deps.cwd);
-    const result = await obtainAcmeCertificate(
-      { fs: deps.fs, clock: deps.clock, ca: tools.ca, log: say, writePem },
-      acmeOptionsFor(spec, acme!, dir, env, { force: opts.force, staging: opts.staging }),
+    const result = await obtainForDeployment(
+      { fs: deps.fs, clock: deps.clock, env: deps.env, cwd: deps.cwd, ca: tools.ca, log: say, writePem },
+      spec, acme!, dir, { force: opts.force, staging: opts.staging },
     );
     if (result.fingerprint256 === undefined) throw new DeployKitError('DK_ERR_INTERNAL', `no certificate at ${pemRel} after the ACME flow`);
     fingerprint = result.fingerprint256;
@@ -175,16 +173,7 @@ export async function runCertRotate(opts: CertRotateOptions, deps: Deps, tools: 
     await recreateProxy(deps.exec, d.compose);
     loadedBy = 'recreate';
   } else {
-    const swapped = opts.reload ? undefined : await hotSwapHaproxy(deps.exec, container);
-    if (swapped?.ok === true) {
-      say('loaded into HAProxy through its runtime API (set/commit ssl cert: no reload, no connection closed)');
-      loadedBy = 'runtime-api';
-    } else {
-      if (swapped !== undefined) say(`the runtime API did not take the certificate (${swapped.error}); reloading instead`);
-      say(`reloading HAProxy (master-worker, USR2) in ${container.slice(0, 12)}`);
-      await reloadHaproxy(deps.exec, container);
-      loadedBy = 'reload';
-    }
+    loadedBy = await loadIntoHaproxy(deps.exec, container, { reload: opts.reload, log: say });
   }
 
   const served = await waitForServed(tools.probe, wait);

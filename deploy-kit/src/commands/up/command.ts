@@ -11,7 +11,8 @@ export function toUpOptions(raw: Record<string, unknown>, json: boolean): UpOpti
   return {
     dir: s('dir'), project: s('project'), image: s('image'), proxyImage: s('proxyImage'), baseImage: s('baseImage'),
     publishHttp: s('publishHttp'), publishHttps: s('publishHttps'),
-    timeoutSeconds: (raw['timeout'] as number | undefined) ?? 180, templates: s('templates'), noRender: raw['render'] === false, json,
+    timeoutSeconds: (raw['timeout'] as number | undefined) ?? 180, templates: s('templates'), noRender: raw['render'] === false,
+    force: raw['force'] === true, staging: raw['staging'] === true, json,
   };
 }
 
@@ -28,6 +29,8 @@ export function upCommand(deps: Deps, run: (opts: UpOptions, deps: Deps) => Prom
     .option('--publish-https <[addr:]port>', 'host side of the proxy\'s port 443 (default 443; env DEPLOY_KIT_PUBLISH_HTTPS)')
     .option('--timeout <seconds>', 'how long to wait for readiness through the proxy', intInRange(1, 3600), 180)
     .option('--no-render', 'start compose.yaml as it is on disk (hand edits kept) instead of rendering it from the spec')
+    .option('--force', 'ACME (HAProxy): renew even when the certificate has more than 30 days left', false)
+    .option('--staging', 'ACME (HAProxy): rehearse the order against the staging directory first', false)
     .option('--templates <dir>', 'templates folder (default: the templates/ folder beside deploy-kit)')
     .action(async (raw: Record<string, unknown>, cmd: Command) => {
       await run(toUpOptions(raw, globalFlags(cmd).json), deps);

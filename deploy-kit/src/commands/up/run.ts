@@ -1,6 +1,7 @@
 /**
  * `deploy-kit up`: spec (+ image overrides) → render → images present (built from the repository when a base image
- * is given) → compose up → wait until S3 `/health/ready` and console `/svc/console/health` answer 200 through the
+ * is given) → (HAProxy + ACME: placeholder certificate) → compose up → (HAProxy + ACME: obtain or keep the certificate,
+ * load a new one into the proxy) → wait until S3 `/health/ready` and console `/svc/console/health` answer 200 through the
  * proxy over TLS → endpoints. A failure names the failing service and prints its last log lines.
  */
 import { dirname, join, resolve } from 'node:path';
@@ -25,6 +26,8 @@ import {
   waitUntilReady,
 } from '../../compose/index.js';
 import type { Deployment, ProxyProbe, ReadyCheck, Waiter } from '../../compose/index.js';
+import { defaultAcmeCa, deployKitAcme } from '../../certs/acme/index.js';
+import type { AcmeCa } from '../../certs/acme/index.js';
 import { SPEC_FILE_NAME, formatSpec } from '../../config/index.js';
 import type { DeploymentSpec } from '../../config/index.js';
 import { loadSpec } from '../../config/load.js';
@@ -34,6 +37,7 @@ import { CERT_PATHS, CONSOLE_PATH, HEALTH_PATHS, SERVICE_NAMES } from '../../pro
 import { certLayoutFor } from '../cert-layout.js';
 import { renderDeployment } from '../render-pipeline.js';
 import { resolveDir } from '../shared.js';
+import { obtainAfterStart, placeholderBeforeStart } from './acme.js';
 
 /** Options of `up`. */
 export interface UpOptions {
@@ -50,13 +54,19 @@ export interface UpOptions {
   readonly templates: string | undefined;
   /** Start the files as they are on disk (hand-edited deployments) instead of rendering them from the spec first. */
   readonly noRender: boolean;
+  /** ACME: renew even when the certificate has more than 30 days left. */
+  readonly force: boolean;
+  /** ACME: rehearse the order against the staging directory first. */
+  readonly staging: boolean;
   readonly json: boolean;
 }
 
-/** What `up` needs besides Deps: the TLS probe and time (tests pass fakes). */
+/** What `up` needs besides Deps: the TLS probe, time and the ACME CA (tests pass fakes). */
 export interface UpEffects {
   readonly probe: ProxyProbe;
   readonly waiter: Waiter;
+  /** Default: acme-client ({@link defaultAcmeCa}). */
+  readonly ca?: AcmeCa;
 }
 
 const REAL_EFFECTS: UpEffects = { probe: createTlsProbe(), waiter: REAL_WAITER };
@@ -127,6 +137,11 @@ export async function runUp(opts: UpOptions, deps: Deps, effects: UpEffects = RE
   spec = await applyImageOverrides(deps, dir, spec, opts);
   const templatesDir = opts.templates === undefined ? deps.paths.templatesDir : resolve(deps.cwd, opts.templates);
   if (!opts.noRender) await steps.step('render', () => renderDeployment(spec, dir, 'write', deps, templatesDir));
+  const acme = deployKitAcme(spec);
+  if (acme !== undefined) {
+    const wrote = await placeholderBeforeStart(deps, spec, dir);
+    if (wrote !== undefined) steps.note(wrote);
+  }
   await requireFiles(deps, dir, spec);
   const composeFile = await prepareComposeFile(deps.fs, dir, override, SERVICE_NAMES.proxy);
   const d = await openDeployment(deps, dir, opts.project, composeFile);
@@ -141,6 +156,11 @@ export async function runUp(opts: UpOptions, deps: Deps, effects: UpEffects = RE
       throw await failureReport(deps, d, `compose up failed for project ${d.compose.project}`, extra);
     }
   });
+  if (acme !== undefined) {
+    const ca = effects.ca ?? defaultAcmeCa(deps.env);
+    await steps.step(`ACME certificate (${acme.directory})`,
+      () => obtainAfterStart(deps, d, acme, ca, { force: opts.force, staging: opts.staging }, steps.note));
+  }
   const at = await proxyAddress(deps.fs, d);
   const ca = await readDeploymentCa(deps.fs, dir);
   const checks: ReadyCheck[] = [
