@@ -38,7 +38,14 @@ function digestOf(seed: number): string {
 test('kill -9 during an overwriting 200 MiB PUT leaves the old object intact and no temp files', async (t) => {
   const first = await startSvc({ drives: 4 });
   const creds = { accessKey: first.accessKey, secretKey: first.secretKey };
-  t.after(() => first.cleanup());
+  // One hook, in order: stop whichever server runs, then remove the drives (node:test runs `after` hooks in
+  // registration order, so separate hooks removed the directories under a still-running second server).
+  let second: Awaited<ReturnType<typeof startSvc>> | undefined;
+  t.after(async () => {
+    await first.kill9();
+    await second?.stop();
+    first.cleanup();
+  });
   let s3 = s3Client(first.url, creds.accessKey, creds.secretKey);
   await s3.send(new CreateBucketCommand({ Bucket: 'crash' }));
   await s3.send(new PutObjectCommand({ Bucket: 'crash', Key: 'big.bin', Body: body(0x11), ContentLength: SIZE }));
@@ -53,8 +60,7 @@ test('kill -9 during an overwriting 200 MiB PUT leaves the old object intact and
   assert.ok(killed);
   s3.destroy();
 
-  const second = await startSvc({ drives: 4, dir: first.dir, credentials: creds });
-  t.after(async () => { await second.stop(); });
+  second = await startSvc({ drives: 4, dir: first.dir, credentials: creds });
   s3 = s3Client(second.url, creds.accessKey, creds.secretKey);
   t.after(() => s3.destroy());
   const after = await s3.send(new HeadObjectCommand({ Bucket: 'crash', Key: 'big.bin' }));
