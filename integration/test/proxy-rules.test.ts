@@ -129,7 +129,7 @@ test('WebSocket: an Upgrade handshake to the console host is passed through to t
   assert.match(logs, /console\/node1 .*"GET \/svc\/console\/ws HTTP\/1\.1"/, 'HAProxy routed the upgrade to the console backend');
 });
 
-test('rules 7-9: health checks as rendered, and only the proxy publishes ports, only 80/443, on the host', () => {
+test('rules 7-9: health checks as rendered, and only the proxy publishes ports, only 80/443, on the host', async () => {
   const node = JSON.parse(docker(['inspect', stack.container('node1')])) as [{ Config: { Healthcheck?: { Test: string[]; Interval: number } }; HostConfig: { PortBindings: Record<string, unknown> | null } }];
   const hc = node[0].Config.Healthcheck;
   assert.ok(hc !== undefined, 'node container has a health check');
@@ -141,9 +141,16 @@ test('rules 7-9: health checks as rendered, and only the proxy publishes ports, 
   assert.deepEqual(Object.keys(node[0].HostConfig.PortBindings ?? {}), [], 'nodes publish nothing');
   const proxy = JSON.parse(docker(['inspect', stack.container('proxy')])) as [{ HostConfig: { PortBindings: Record<string, { HostIp: string; HostPort: string }[]> } }];
   assert.deepEqual(Object.keys(proxy[0].HostConfig.PortBindings).sort(), ['443/tcp', '80/tcp']);
-  const state = docker(['exec', stack.container('proxy'), 'bash', '-c', 'exec 3<>/dev/tcp/127.0.0.1/9999; echo "show stat" >&3; cat <&3'], 30_000);
-  assert.match(state, /^s3,node1,.*,UP,/m);
-  assert.match(state, /^console,node1,.*,UP,/m);
+  // HAProxy spreads each server's first check over the interval (10 s as rendered), so right after start a server can
+  // still be "UP 1/3" with check status INI; wait until both have passed a real check (bounded, not timed).
+  const stat = () => docker(['exec', stack.container('proxy'), 'bash', '-c', 'exec 3<>/dev/tcp/127.0.0.1/9999; echo "show stat" >&3; cat <&3'], 30_000);
+  let state = stat();
+  for (let i = 0; i < 60 && !(/^s3,node1,.*,UP,.*,L7OK,/m.test(state) && /^console,node1,.*,UP,.*,L7OK,/m.test(state)); i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    state = stat();
+  }
+  assert.match(state, /^s3,node1,.*,UP,.*,L7OK,/m);
+  assert.match(state, /^console,node1,.*,UP,.*,L7OK,/m);
 });
 
 test('deploy-kit status reports UP servers, readiness and the served certificate', async () => {
