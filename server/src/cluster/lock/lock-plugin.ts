@@ -3,9 +3,9 @@
  * lock-protocol.ts has the wire format). Authenticated exactly like the storage RPC: without a valid node token
  * the answer is 403 with a JSON error, before the body is read and with no change to the lock table.
  */
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { RPC_PROTOCOL_VERSION, RPC_VERSION_HEADER, verifyRpcToken } from '../rpc/index.js';
-import type { RpcCredentials, WireError } from '../rpc/index.js';
+import type { FastifyPluginAsync } from 'fastify';
+import { nodeAuthHook, sendWireError } from '../rpc/index.js';
+import type { RpcCredentials } from '../rpc/index.js';
 import { LOCK_PREFIX, MAX_RESOURCE_LENGTH } from './lock-protocol.js';
 import type { LockServer } from './lock-server.js';
 
@@ -22,9 +22,7 @@ export interface LockPluginOptions {
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 const MAX_ID_LENGTH = 256;
 
-function sendError(reply: FastifyReply, status: number, error: WireError): FastifyReply {
-  return reply.code(status).type('application/json').send({ error });
-}
+const sendError = sendWireError;
 
 function badRequest(message: string): Error {
   return Object.assign(new Error(message), { statusCode: 400 });
@@ -54,15 +52,7 @@ export const lockPlugin: FastifyPluginAsync<LockPluginOptions> = async (app, opt
     }
   });
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!verifyRpcToken(request.headers.authorization, opts.credentials, now())) {
-      return sendError(reply, 403, { code: 'ERR_RPC_AUTH', message: 'a valid node token is required' });
-    }
-    if (request.headers[RPC_VERSION_HEADER] !== RPC_PROTOCOL_VERSION) {
-      return sendError(reply, 400, { code: 'ERR_RPC_PROTOCOL', message: `RPC protocol ${RPC_PROTOCOL_VERSION} is required` });
-    }
-    return undefined;
-  });
+  app.addHook('onRequest', nodeAuthHook({ credentials: opts.credentials, now, requireProtocol: true }));
 
   app.setErrorHandler((err, _request, reply) => {
     const status = (err as { statusCode?: number }).statusCode;

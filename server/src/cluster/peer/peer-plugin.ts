@@ -3,7 +3,7 @@
  * with the same node token as the storage RPC, so an unauthenticated or wrongly signed call gets 403 and no data.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { verifyRpcToken } from '../rpc/index.js';
+import { nodeAuthHook } from '../rpc/index.js';
 import type { RpcCredentials } from '../rpc/index.js';
 import { PEER_PREFIX } from './peer-info.js';
 import type { PeerInfo } from './peer-info.js';
@@ -21,12 +21,7 @@ const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
 /** `GET /svc/peer/info`; anything else under the prefix is 403 without a token, 404 with one. */
 export const peerPlugin: FastifyPluginAsync<PeerPluginOptions> = async (app, opts) => {
   const now = opts.now ?? Date.now;
-  app.addHook('onRequest', async (request, reply) => {
-    if (!verifyRpcToken(request.headers.authorization, opts.credentials, now())) {
-      return reply.code(403).type('application/json').send({ error: { code: 'ERR_RPC_AUTH', message: 'a valid node token is required' } });
-    }
-    return undefined;
-  });
+  app.addHook('onRequest', nodeAuthHook({ credentials: opts.credentials, now, requireProtocol: false }));
   app.get(`${PEER_PREFIX}/info`, async (_request, reply) => reply.header('cache-control', 'no-store').send(opts.info()));
   app.route({
     method: [...ALL_METHODS], url: `${PEER_PREFIX}/*`,

@@ -7,5 +7,6 @@ export { RPC_PREFIX, RPC_PROTOCOL_VERSION, RPC_VERSION_HEADER, SHARD_READ, SHARD
 export type { DriveMethod } from './protocol.js';
 export { RpcAuthError, RpcProtocolError, RpcUnavailableError, fromWireError, rpcFailureOf, toWireError } from './rpc-errors.js';
 export type { RpcFailure, WireError } from './rpc-errors.js';
+export { nodeAuthHook, sendWireError } from './node-auth.js';
 export { rpcPlugin } from './server-plugin.js';
 export type { RpcPluginOptions } from './server-plugin.js';

@@ -3,16 +3,15 @@
  * drives, to its peers only. Every request under `/svc/rpc/` needs a valid node token (auth.ts): without one the
  * answer is 403 with a JSON error and no data, before any body is read.
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import type { Drive } from '../../storage/index.js';
-import { verifyRpcToken } from './auth.js';
 import type { RpcCredentials } from './auth.js';
 import {
-  RPC_PREFIX, RPC_PROTOCOL_VERSION, RPC_VERSION_HEADER, SHARD_READ, SHARD_WRITE, decodeValue, encodeValue, isDriveMethod,
+  RPC_PREFIX, SHARD_READ, SHARD_WRITE, decodeValue, encodeValue, isDriveMethod,
 } from './protocol.js';
 import { toWireError } from './rpc-errors.js';
-import type { WireError } from './rpc-errors.js';
+import { nodeAuthHook, sendWireError } from './node-auth.js';
 
 /** Options of {@link rpcPlugin}. */
 export interface RpcPluginOptions {
@@ -30,9 +29,7 @@ const MAX_READ = 64 * 1024 * 1024;
 const WRITE_BATCH = 256 * 1024;
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 
-function sendError(reply: FastifyReply, status: number, error: WireError): FastifyReply {
-  return reply.code(status).type('application/json').send({ error });
-}
+const sendError = sendWireError;
 
 function driveOf(request: FastifyRequest, drives: ReadonlyMap<string, Drive>): Drive | undefined {
   const { drive } = request.params as { drive: string };
@@ -84,15 +81,7 @@ export const rpcPlugin: FastifyPluginAsync<RpcPluginOptions> = async (app, opts)
   // Shard data stays a stream: the handler reads request.raw with backpressure.
   app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!verifyRpcToken(request.headers.authorization, opts.credentials, now())) {
-      return sendError(reply, 403, { code: 'ERR_RPC_AUTH', message: 'a valid node token is required' });
-    }
-    if (request.headers[RPC_VERSION_HEADER] !== RPC_PROTOCOL_VERSION) {
-      return sendError(reply, 400, { code: 'ERR_RPC_PROTOCOL', message: `RPC protocol ${RPC_PROTOCOL_VERSION} is required` });
-    }
-    return undefined;
-  });
+  app.addHook('onRequest', nodeAuthHook({ credentials: opts.credentials, now, requireProtocol: true }));
 
   app.setErrorHandler((err, request, reply) => {
     const status = (err as { statusCode?: number }).statusCode;
