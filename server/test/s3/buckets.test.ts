@@ -2,23 +2,15 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, GetBucketLocationCommand, HeadBucketCommand,
-  ListBucketsCommand, PutObjectCommand, S3ServiceException,
-} from '@aws-sdk/client-s3';
+  ListBucketsCommand, PutObjectCommand, } from '@aws-sdk/client-s3';
 import { startS3, type S3Harness } from './helpers/harness.js';
+import { rejectsWith } from './helpers/rejects.js';
 import { errorCode, rawRequest, signedRequest } from './helpers/raw.js';
 
 let h: S3Harness;
 before(async () => { h = await startS3(); });
 after(async () => { await h.close(); });
 
-async function rejectsWith(p: Promise<unknown>, name: string, status?: number): Promise<void> {
-  await assert.rejects(p, (err: unknown) => {
-    assert.ok(err instanceof S3ServiceException, String(err));
-    assert.equal(err.name, name);
-    if (status !== undefined) assert.equal(err.$metadata.httpStatusCode, status);
-    return true;
-  });
-}
 
 test('create, list, head, locate and delete a bucket', async () => {
   await h.client.send(new CreateBucketCommand({ Bucket: 'alpha' }));

@@ -2,9 +2,10 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   CreateBucketCommand, DeleteBucketCorsCommand, GetBucketCorsCommand, GetBucketTaggingCommand, PutBucketCorsCommand,
-  PutBucketTaggingCommand, PutObjectCommand, S3ServiceException, type CORSRule,
+  PutBucketTaggingCommand, PutObjectCommand, type CORSRule,
 } from '@aws-sdk/client-s3';
 import { startS3, type S3Harness } from './helpers/harness.js';
+import { rejectsWith } from './helpers/rejects.js';
 import { errorCode, signedRequest } from './helpers/raw.js';
 
 let h: S3Harness;
@@ -15,15 +16,6 @@ before(async () => {
 });
 after(async () => { await h.close(); });
 
-async function rejectsWith(p: Promise<unknown>, name: string, status: number, message?: RegExp): Promise<void> {
-  await assert.rejects(p, (err: unknown) => {
-    assert.ok(err instanceof S3ServiceException, String(err));
-    assert.equal(err.name, name);
-    assert.equal(err.$metadata.httpStatusCode, status);
-    if (message !== undefined) assert.match(err.message, message);
-    return true;
-  });
-}
 
 const RULES: CORSRule[] = [
   {

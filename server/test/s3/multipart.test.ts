@@ -4,11 +4,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand,
-  GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListPartsCommand, S3ServiceException, UploadPartCommand,
+  GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListPartsCommand, UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { computeChecksum } from '../../src/common/index.js';
 import { startS3, type S3Harness } from './helpers/harness.js';
+import { rejectsWith } from './helpers/rejects.js';
 import { errorCode, signedRequest } from './helpers/raw.js';
 
 let h: S3Harness;
@@ -22,14 +23,6 @@ after(async () => { await h.close(); });
 
 const md5 = (b: Buffer): Buffer => createHash('md5').update(b).digest();
 
-async function rejectsWith(p: Promise<unknown>, name: string, status: number): Promise<void> {
-  await assert.rejects(p, (err: unknown) => {
-    assert.ok(err instanceof S3ServiceException, String(err));
-    assert.equal(err.name, name);
-    assert.equal(err.$metadata.httpStatusCode, status);
-    return true;
-  });
-}
 
 test('create, upload parts, list, complete: ETag is md5-of-md5s-N and the composite CRC32 is returned', async () => {
   const key = 'big/object';

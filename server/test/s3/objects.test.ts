@@ -4,10 +4,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
   CopyObjectCommand, CreateBucketCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand,
-  PutObjectCommand, S3ServiceException,
-} from '@aws-sdk/client-s3';
+  PutObjectCommand, } from '@aws-sdk/client-s3';
 import { computeChecksum } from '../../src/common/index.js';
 import { startS3, type S3Harness } from './helpers/harness.js';
+import { rejectsWith } from './helpers/rejects.js';
 
 let h: S3Harness;
 const B = 'objects';
@@ -25,15 +25,6 @@ async function getBytes(input: ConstructorParameters<typeof GetObjectCommand>[0]
   return { res, body };
 }
 
-async function rejectsWith(p: Promise<unknown>, name: string | undefined, status: number): Promise<void> {
-  await assert.rejects(p, (err: unknown) => {
-    assert.ok(err instanceof S3ServiceException, String(err));
-    // A 304 has no body, so the SDK has no error name to report; only the status is meaningful.
-    if (name !== undefined) assert.equal(err.name, name);
-    assert.equal(err.$metadata.httpStatusCode, status);
-    return true;
-  });
-}
 
 test('PutObject stores body and metadata; GetObject and HeadObject return them', async () => {
   const body = randomBytes(300_000);

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import {
   CreateBucketCommand, DeleteBucketPolicyCommand, GetBucketPolicyCommand, GetBucketPolicyStatusCommand, GetObjectCommand,
-  HeadObjectCommand, PutBucketPolicyCommand, PutObjectCommand, S3ServiceException,
-} from '@aws-sdk/client-s3';
+  HeadObjectCommand, PutBucketPolicyCommand, PutObjectCommand, } from '@aws-sdk/client-s3';
 import { startS3, type S3Harness } from './helpers/harness.js';
+import { rejectsWith } from './helpers/rejects.js';
 import { errorCode } from './helpers/raw.js';
 
 let h: S3Harness;
@@ -19,15 +19,6 @@ before(async () => {
 });
 after(async () => { await h.close(); });
 
-async function rejectsWith(p: Promise<unknown>, name: string, status: number, message?: RegExp): Promise<void> {
-  await assert.rejects(p, (err: unknown) => {
-    assert.ok(err instanceof S3ServiceException, String(err));
-    assert.equal(err.name, name);
-    assert.equal(err.$metadata.httpStatusCode, status);
-    if (message !== undefined) assert.match(err.message, message);
-    return true;
-  });
-}
 
 const policyOf = (...statements: object[]): string => JSON.stringify({ Version: '2012-10-17', Statement: statements });
 const PUBLIC_READ = {

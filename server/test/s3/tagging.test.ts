@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import {
   CompleteMultipartUploadCommand, CopyObjectCommand, CreateBucketCommand, CreateMultipartUploadCommand, DeleteBucketCommand,
   DeleteBucketTaggingCommand, DeleteObjectCommand, DeleteObjectTaggingCommand, GetBucketTaggingCommand, GetObjectCommand,
-  GetObjectTaggingCommand, HeadObjectCommand, PutBucketTaggingCommand, PutObjectCommand, PutObjectTaggingCommand, S3ServiceException,
-  UploadPartCommand, type Tag,
+  GetObjectTaggingCommand, HeadObjectCommand, PutBucketTaggingCommand, PutObjectCommand, PutObjectTaggingCommand, UploadPartCommand, type Tag,
 } from '@aws-sdk/client-s3';
 import { startS3, type S3Harness } from './helpers/harness.js';
+import { rejectsWith } from './helpers/rejects.js';
 import { signedRequest } from './helpers/raw.js';
 
 let h: S3Harness;
@@ -16,15 +16,6 @@ before(async () => {
 });
 after(async () => { await h.close(); });
 
-async function rejectsWith(p: Promise<unknown>, name: string, status: number, message?: RegExp): Promise<void> {
-  await assert.rejects(p, (err: unknown) => {
-    assert.ok(err instanceof S3ServiceException, String(err));
-    assert.equal(err.name, name);
-    assert.equal(err.$metadata.httpStatusCode, status);
-    if (message !== undefined) assert.match(err.message, message);
-    return true;
-  });
-}
 
 const tagsOf = async (key: string): Promise<Tag[]> =>
   (await h.client.send(new GetObjectTaggingCommand({ Bucket: 'tags', Key: key }))).TagSet ?? [];

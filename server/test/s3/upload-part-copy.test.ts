@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import {
   AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand, GetObjectCommand,
-  PutObjectCommand, S3ServiceException, UploadPartCopyCommand,
+  PutObjectCommand, UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { startS3, type S3Harness } from './helpers/harness.js';
+import { rejectsWith } from './helpers/rejects.js';
 
 let h: S3Harness;
 const MiB = 1024 * 1024;
@@ -22,15 +23,6 @@ before(async () => {
 });
 after(async () => { await h.close(); });
 
-async function rejectsWith(p: Promise<unknown>, name: string, status: number, message?: RegExp): Promise<void> {
-  await assert.rejects(p, (err: unknown) => {
-    assert.ok(err instanceof S3ServiceException, String(err));
-    assert.equal(err.name, name);
-    assert.equal(err.$metadata.httpStatusCode, status);
-    if (message !== undefined) assert.match(err.message, message);
-    return true;
-  });
-}
 
 test('parts copied from a whole object and from a range of another bucket assemble into the right object', async () => {
   const { UploadId } = await h.client.send(new CreateMultipartUploadCommand({ Bucket: 'dst', Key: 'joined' }));

@@ -3,12 +3,13 @@ import assert from 'node:assert/strict';
 import {
   CompleteMultipartUploadCommand, CopyObjectCommand, CreateBucketCommand, CreateMultipartUploadCommand, DeleteObjectCommand,
   DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutBucketVersioningCommand, PutObjectCommand,
-  S3ServiceException, UploadPartCommand,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeObjectRecord } from '../../src/storage/format/index.js';
 import { startS3, type S3Harness } from './helpers/harness.js';
+import { rejectsWith } from './helpers/rejects.js';
 import { errorCode, signedRequest } from './helpers/raw.js';
 
 let h: S3Harness;
@@ -22,17 +23,6 @@ after(async () => { await h.close(); });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MISSING = '0a1b2c3d-0000-4000-8000-000000000000';
 
-async function rejectsWith(p: Promise<unknown>, name: string, status: number): Promise<S3ServiceException> {
-  let caught: S3ServiceException | undefined;
-  await assert.rejects(p, (err: unknown) => {
-    assert.ok(err instanceof S3ServiceException, String(err));
-    assert.equal(err.name, name);
-    assert.equal(err.$metadata.httpStatusCode, status);
-    caught = err;
-    return true;
-  });
-  return caught!;
-}
 
 const body = async (bucket: string, key: string, versionId?: string): Promise<string> =>
   (await (await h.client.send(new GetObjectCommand({ Bucket: bucket, Key: key, ...(versionId ? { VersionId: versionId } : {}) }))).Body?.transformToString()) ?? '';
