@@ -1,3 +1,5 @@
+// Account keys are generated per run (no key material in git), ed25519 because it is instant.
+import { generateKeyPairSync } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { leafFingerprint } from '../../src/certs/acme/index.js';
@@ -261,7 +263,7 @@ test('ACME mode: renews through the CA, reloads, verifies; a second rotate keeps
   const w = world(spec);
   const orders: string[] = [];
   const ca: AcmeCa = {
-    createAccountKey: async () => '-----BEGIN PRIVATE KEY-----\nYQ==\n-----END PRIVATE KEY-----\n',
+    createAccountKey: async () => generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     async order(req) {
       orders.push(req.directoryUrl);
       const b = generateSelfSigned({ hosts: req.hosts, now: NOW, days: 90 });

@@ -1,3 +1,5 @@
+// Account keys are generated per run (no key material in git), ed25519 because it is instant.
+import { generateKeyPairSync } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -90,7 +92,7 @@ function host(dir: string, opts: { apiFails?: boolean } = {}) {
 function fakeCa(events: string[], fail = false): AcmeCa & { orders: number } {
   const ca = {
     orders: 0,
-    async createAccountKey() { return '-----BEGIN PRIVATE KEY-----\nZmFrZQ==\n-----END PRIVATE KEY-----\n'; },
+    async createAccountKey() { return generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(); },
     async order(req: Parameters<AcmeCa['order']>[0]) {
       ca.orders += 1;
       events.push(`order ${req.hosts.join(',')} from ${req.directoryUrl}`);

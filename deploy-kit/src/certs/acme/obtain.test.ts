@@ -1,3 +1,5 @@
+// Account keys are generated per run (no key material in git), ed25519 because it is instant.
+import { generateKeyPairSync } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DeployKitError } from '../../errors.js';
@@ -30,7 +32,7 @@ function fakeCa(fs: MemoryFs, opts: { failFor?: string; names?: readonly string[
     orders,
     published,
     async createAccountKey() {
-      return '-----BEGIN PRIVATE KEY-----\nZmFrZQ==\n-----END PRIVATE KEY-----\n';
+      return generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     },
     async order(req) {
       orders.push(req);
@@ -167,7 +169,7 @@ test('the directory CA is passed to every order', async () => {
 });
 
 test('an account key left with a loose mode is tightened to 600 and reused', async () => {
-  const key = '-----BEGIN PRIVATE KEY-----\nb2xk\n-----END PRIVATE KEY-----\n';
+  const key = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const fs = createMemoryFs({ [`${DIR}/acme/account.key`]: { content: key, mode: 0o644 } });
   const ca = fakeCa(fs);
   await obtainAcmeCertificate(flowDeps(fs, ca), options());
