@@ -9,6 +9,7 @@ export type {
   ListUploadsOptions, ListUploadsResult, MultipartUploadInfo, NamespaceLocker, ObjectInfo, ObjectLayer,
   ObjectMetadataInput, ObjectTag, OpenObject, OpenStorageOptions, PartInfo, PutObjectOptions, Storage, StorageHealth,
   StorageLogger, SystemMetadataName, VersioningState, VersionSelector, ListVersionsOptions, ListVersionsResult, ObjectVersionInfo,
+  DriveHealState, DriveHealStatus, HealingHooks, HealQueueStatus, HealStatus, ScanCycleOptions, ScanCycleResult, ScannerOptions, ScannerStatus,
 } from './engine/index.js';
 export {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, DeleteMarkerReadError, EntityTooSmallError,

@@ -3,6 +3,7 @@ import { decodeFormat, encodeFormat } from '../format/index.js';
 import type { DriveFormat } from '../format/index.js';
 import type { ErasureSet, StorageLogger } from './erasure-set.js';
 import type { DriveChecker } from './erasure-sets.js';
+import type { DriveHealTracker } from './drive-heal-tracker.js';
 import { healObject } from './heal.js';
 import type { HealQueue } from './heal-queue.js';
 import { listSet } from './listing.js';
@@ -23,11 +24,17 @@ export class DriveMonitor implements DriveChecker {
   readonly #heals: HealQueue;
   readonly #logger: StorageLogger;
   readonly #timer: NodeJS.Timeout;
+  readonly #progress: DriveHealTracker | undefined;
   #running: Promise<void> | undefined;
   #stopped = false;
 
-  constructor(deps: { sets: readonly ErasureSet[]; reference: DriveFormat; heals: HealQueue; logger: StorageLogger; intervalMs: number }) {
+  constructor(deps: {
+    sets: readonly ErasureSet[]; reference: DriveFormat; heals: HealQueue; logger: StorageLogger; intervalMs: number;
+    /** Records the progress of full-drive heals (Storage.healStatus). */
+    progress?: DriveHealTracker;
+  }) {
     this.#sets = deps.sets;
+    this.#progress = deps.progress;
     this.#reference = deps.reference;
     this.#heals = deps.heals;
     this.#logger = deps.logger;
@@ -64,7 +71,7 @@ export class DriveMonitor implements DriveChecker {
 
   /** Heals every object of `set` onto `slot` (full-drive heal). */
   healDrive(set: ErasureSet, slot: SetDrive): Promise<void> {
-    return healSet(set, slot);
+    return healSet(set, slot, this.#progress);
   }
 
   stop(): void {
@@ -112,7 +119,7 @@ export class DriveMonitor implements DriveChecker {
       id: `drive\0${slot.drive.endpoint}`,
       run: async () => {
         try {
-          await healSet(set, slot);
+          await healSet(set, slot, this.#progress);
         } finally {
           slot.healing = false;
         }
@@ -149,14 +156,36 @@ export async function restoreBuckets(sets: readonly ErasureSet[], slot: SetDrive
   }
 }
 
-/** Heals every object of every bucket of `set` (metadata check; shards are rebuilt where missing). */
-async function healSet(set: ErasureSet, slot: SetDrive): Promise<void> {
+/**
+ * Heals every object of every bucket of `set` onto `slot` (metadata check; shards are rebuilt where missing).
+ * An object whose heal fails is counted and logged and the walk goes on (as MinIO's drive healing counts
+ * failed items); the walk stops when the drive goes offline or the set cannot be listed.
+ */
+async function healSet(set: ErasureSet, slot: SetDrive, tracker: DriveHealTracker | undefined): Promise<void> {
   if (!slot.online) return;
-  const buckets = await slot.drive.listVolumes();
-  for (const b of buckets) {
-    for await (const e of listSet(set, b.name, '', '', false)) {
-      if (!slot.online) return;
-      if ('record' in e) await healObject(set, b.name, e.key, false);
+  const progress = tracker?.start(slot);
+  try {
+    const buckets = await slot.drive.listVolumes();
+    for (const b of buckets) {
+      progress?.bucket(b.name);
+      for await (const e of listSet(set, b.name, '', '', false)) {
+        if (!slot.online) {
+          progress?.finish('the drive went offline');
+          return;
+        }
+        if (!('record' in e)) continue;
+        try {
+          const result = await healObject(set, b.name, e.key, false);
+          progress?.healed(result, slot.index);
+        } catch (err) {
+          progress?.failed();
+          set.logger.warn(`heal of ${b.name}/${e.key} onto ${slot.drive.endpoint} failed: ${(err as Error).message}`);
+        }
+      }
     }
+    progress?.finish();
+  } catch (err) {
+    progress?.finish((err as Error).message);
+    throw err;
   }
 }

@@ -23,6 +23,8 @@ import { dataDirsOf, versionAt } from './versions.js';
 export interface HealResult {
   /** Drive indexes rewritten. */
   healed: number[];
+  /** Shard bytes rebuilt onto those drives (data and parity chunks, without bitrot checksums). */
+  bytes: number;
 }
 
 /** Finds drives whose shards of the agreed version are missing or corrupt (reads everything). */
@@ -50,7 +52,9 @@ async function findDamage(set: ErasureSet, bucket: string, q: QuorumMeta, target
  * Rebuilds the shards of one object version for `targets`: into `tmpDir/<dataDir>/part.N` on the target drives,
  * or, for an inline version, into the returned per-shard inline buffers.
  */
-async function rebuildVersion(set: ErasureSet, bucket: string, q: QuorumMeta, targets: number[], tmpDir: string): Promise<Buffer[]> {
+async function rebuildVersion(
+  set: ErasureSet, bucket: string, q: QuorumMeta, targets: number[], tmpDir: string, written: { bytes: number },
+): Promise<Buffer[]> {
   const { meta } = q;
   const { k } = meta.erasure;
   const byShard = shardDrives(meta.erasure.distribution);
@@ -73,6 +77,7 @@ async function rebuildVersion(set: ErasureSet, bucket: string, q: QuorumMeta, ta
         await Promise.all(targets.map(async (i) => {
           const s = meta.erasure.distribution[i]! - 1;
           const hash = set.hasher.hash(chunks[s]!);
+          written.bytes += chunks[s]!.length;
           if (meta.dataDir === null) inline[s] = Buffer.concat([hash, chunks[s]!]);
           else await writers[i]?.write([hash, chunks[s]!]);
         }));
@@ -93,16 +98,17 @@ async function rebuildVersion(set: ErasureSet, bucket: string, q: QuorumMeta, ta
  * `renameData` per data directory (each moving one rebuilt directory in, all of them kept), or a single
  * metadata-only commit when every version is inline or a delete marker.
  */
-async function rebuild(set: ErasureSet, bucket: string, q: QuorumRecord, targets: number[]): Promise<number[]> {
+async function rebuild(set: ErasureSet, bucket: string, q: QuorumRecord, targets: number[]): Promise<HealResult> {
   const { record } = q;
   const isTarget = set.drives.map((_, i) => targets.includes(i));
   const tmpDir = `tmp/${randomUUID()}`;
   const inline = new Map<number, Buffer[]>();
   const dirs = dataDirsOf(record.versions);
+  const written = { bytes: 0 };
   try {
     for (let j = 0; j < record.versions.length; j++) {
       if (isDeleteMarker(record.versions[j]!)) continue;
-      inline.set(j, await rebuildVersion(set, bucket, versionAt(q, j), targets, tmpDir));
+      inline.set(j, await rebuildVersion(set, bucket, versionAt(q, j), targets, tmpDir, written));
     }
     const res = await set.each(async (d, i) => {
       const own: ObjectRecord = {
@@ -118,7 +124,8 @@ async function rebuild(set: ErasureSet, bucket: string, q: QuorumRecord, targets
       for (const dir of dirs) await d.renameData(bucket, record.key, bytes, { srcDataPath: `${tmpDir}/${dir}`, dataDir: dir, keepDataDirs: dirs });
       return undefined;
     }, isTarget);
-    return targets.filter((i) => res[i]!.ok);
+    const healed = targets.filter((i) => res[i]!.ok);
+    return { healed, bytes: Math.round((written.bytes * healed.length) / targets.length) };
   } finally {
     if (dirs.length > 0) await set.each((d) => d.deleteSysPath(tmpDir), isTarget);
   }
@@ -139,7 +146,7 @@ export async function healObject(set: ErasureSet, bucket: string, key: string, d
       if (err instanceof ObjectNotFoundError) {
         const notFound = results.filter((r) => !r.ok && r.error instanceof FileNotFoundError).length;
         if (notFound > set.n - set.readQuorum) await set.each((d) => d.deleteObject(bucket, key), results.map((r) => r.ok));
-        return { healed: [] };
+        return { healed: [], bytes: 0 };
       }
       throw err;
     }
@@ -150,10 +157,10 @@ export async function healObject(set: ErasureSet, bucket: string, key: string, d
         if (!isDeleteMarker(q.record.versions[j]!)) await findDamage(set, bucket, versionAt(q, j), targets);
       }
     }
-    if (targets.size === 0) return { healed: [] };
-    const healed = await rebuild(set, bucket, q, [...targets].sort((a, b) => a - b));
-    if (healed.length > 0) set.logger.info(`healed ${bucket}/${key} on ${healed.map((i) => set.drives[i]!.drive.endpoint).join(', ')}`);
-    return { healed };
+    if (targets.size === 0) return { healed: [], bytes: 0 };
+    const result = await rebuild(set, bucket, q, [...targets].sort((a, b) => a - b));
+    if (result.healed.length > 0) set.logger.info(`healed ${bucket}/${key} on ${result.healed.map((i) => set.drives[i]!.drive.endpoint).join(', ')}`);
+    return result;
   } finally {
     unlock();
   }

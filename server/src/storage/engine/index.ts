@@ -13,6 +13,10 @@ export {
 export type { DeleteMarkerInfo } from './storage-errors.js';
 export { openStorage } from './open-storage.js';
 export type { OpenStorageOptions, Storage } from './open-storage.js';
+export type { HealStatus, HealingHooks } from './heal-status.js';
+export type { HealQueueStatus } from './heal-queue.js';
+export type { DriveHealState, DriveHealStatus } from './drive-heal-tracker.js';
+export type { ScanCycleOptions, ScanCycleResult, ScannerOptions, ScannerStatus } from './scanner.js';
 export type { StorageLogger } from './erasure-set.js';
 export { LocalLocker } from './locker.js';
 export type { NamespaceLocker } from './locker.js';

@@ -6,14 +6,19 @@ import { LocalDrive, UnformattedDiskError } from '../drive/index.js';
 import { MAX_DATA, MAX_PARITY, onEach } from '../erasure/index.js';
 import { DISTRIBUTION_ALGO, decodeFormat, encodeFormat, findDrive } from '../format/index.js';
 import type { DriveFormat } from '../format/index.js';
+import { DriveHealTracker } from './drive-heal-tracker.js';
 import { DriveMonitor, restoreBuckets } from './drive-monitor.js';
 import { ErasureSet } from './erasure-set.js';
 import type { StorageLogger } from './erasure-set.js';
 import { ErasureSets } from './erasure-sets.js';
 import { HealQueue } from './heal-queue.js';
+import { attachHealing } from './heal-status.js';
+import type { HealingHooks } from './heal-status.js';
 import { LocalLocker } from './locker.js';
 import type { NamespaceLocker } from './locker.js';
 import type { ObjectLayer } from './object-layer.js';
+import { Scanner, scannerSettings } from './scanner.js';
+import type { ScannerOptions } from './scanner.js';
 import { SetDrive } from './set-drive.js';
 import { FormatMismatchError, InvalidStorageConfigError } from './storage-errors.js';
 
@@ -29,6 +34,8 @@ export interface OpenStorageOptions {
   locker?: NamespaceLocker;
   /** How often offline drives are re-checked (default 3000 ms). */
   driveCheckIntervalMs?: number;
+  /** Background scanner settings (scanner.ts); `false` leaves it off (Storage.runScanCycle still works). */
+  scanner?: ScannerOptions | false;
 }
 
 /** The opened storage: the ObjectLayer plus deployment identity and test/admin hooks. */
@@ -36,7 +43,7 @@ export type Storage = ObjectLayer & {
   deploymentId: string;
   /** Resolves once queued heals have run. */
   drainHeals(): Promise<void>;
-};
+} & HealingHooks;
 
 const NOOP_LOGGER: StorageLogger = { info() {}, warn() {}, error() {} };
 
@@ -54,6 +61,7 @@ function validate(opts: OpenStorageOptions): void {
   if (n - parity > MAX_DATA) throw new InvalidStorageConfigError(`more than ${MAX_DATA} data drives per set are not supported`);
   const paths = sets.flat();
   if (new Set(paths).size !== paths.length) throw new InvalidStorageConfigError('a drive path is listed twice');
+  if (opts.scanner !== undefined && opts.scanner !== false) scannerSettings(opts.scanner);
 }
 
 function sameLayout(a: readonly (readonly string[])[], b: readonly (readonly string[])[]): boolean {
@@ -162,7 +170,8 @@ export async function openStorage(opts: OpenStorageOptions): Promise<Storage> {
     recheck: () => monitor?.checkNow() ?? Promise.resolve(),
   }));
   const layer = new ErasureSets(reference.deploymentId, sets, heals);
-  monitor = new DriveMonitor({ sets, reference, heals, logger, intervalMs: opts.driveCheckIntervalMs ?? 3000 });
+  const driveHeals = new DriveHealTracker(sets);
+  monitor = new DriveMonitor({ sets, reference, heals, logger, intervalMs: opts.driveCheckIntervalMs ?? 3000, progress: driveHeals });
   layer.setChecker(monitor);
   for (const set of sets) {
     for (const slot of set.drives) {
@@ -181,5 +190,7 @@ export async function openStorage(opts: OpenStorageOptions): Promise<Storage> {
       });
     }
   }
-  return layer;
+  const scanner = new Scanner({ sets, heals, logger }, opts.scanner === false ? {} : opts.scanner);
+  if (opts.scanner !== false) scanner.start();
+  return attachHealing(layer, { scanner, heals, drives: driveHeals });
 }

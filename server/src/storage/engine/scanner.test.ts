@@ -1,0 +1,224 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { access, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { openStorage } from './open-storage.js';
+import type { Storage } from './open-storage.js';
+import { sampledIn } from './scanner.js';
+import { InvalidStorageConfigError } from './storage-errors.js';
+import { get, pattern, put, testCluster } from './testing.js';
+
+/** Keys of several shapes: inline (< 128 KiB), one block, several blocks, nested. */
+const OBJECTS: [string, number][] = [
+  ['small', 5000], ['mid', 200 * 1024], ['big', 2 * 1024 * 1024 + 5], ['dir/sub/nested', 300 * 1024], ['dir/top', 10], ['empty', 0],
+];
+
+async function seed(st: Storage): Promise<Map<string, Buffer>> {
+  await st.makeBucket('bkt');
+  const objects = new Map<string, Buffer>();
+  for (const [i, [key, size]] of OBJECTS.entries()) {
+    const data = pattern(size, i + 7);
+    await put(st, 'bkt', key, data);
+    objects.set(key, data);
+  }
+  return objects;
+}
+
+/** Every file under `root/bkt`, by relative path. */
+async function snapshot(root: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  const base = join(root, 'bkt');
+  for (const e of await readdir(base, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const p = join(e.parentPath, e.name);
+    out.set(p.slice(base.length), await readFile(p));
+  }
+  return out;
+}
+
+async function snapshots(roots: string[]): Promise<Map<string, Buffer>[]> {
+  return Promise.all(roots.map((r) => snapshot(r)));
+}
+
+function assertSameFiles(actual: Map<string, Buffer>[], expected: Map<string, Buffer>[]): void {
+  expected.forEach((files, d) => {
+    assert.deepEqual([...actual[d]!.keys()].sort(), [...files.keys()].sort(), `drive ${d} holds the same files`);
+    for (const [p, bytes] of files) assert.ok(actual[d]!.get(p)!.equals(bytes), `drive ${d}: ${p} is byte-identical`);
+  });
+}
+
+/** On-disk directory of an object key on one drive. */
+function objectDir(root: string, key: string): string {
+  return join(root, 'bkt', ...key.split('/').map((s) => `+${s}`));
+}
+
+async function partFile(root: string, key: string): Promise<string> {
+  const dir = objectDir(root, key);
+  const dataDir = (await readdir(dir)).find((n) => /^[0-9a-f-]{36}$/.test(n))!;
+  return join(dir, dataDir, 'part.1');
+}
+
+async function assertIntact(st: Storage, objects: Map<string, Buffer>): Promise<void> {
+  for (const [key, data] of objects) assert.ok((await get(st, 'bkt', key)).equals(data), `object ${key} intact`);
+}
+
+test('one cycle finds objects missing from a drive and a missing shard file; the heals restore every file byte for byte', async (t) => {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  const st = await c.open({ scanner: false });
+  const objects = await seed(st);
+  const roots = c.sets[0]!;
+  const before = await snapshots(roots);
+  // Drive 0 loses two whole objects (one of them nested), drive 1 the shard file of a third.
+  await rm(objectDir(roots[0]!, 'small'), { recursive: true });
+  await rm(objectDir(roots[0]!, 'dir/sub/nested'), { recursive: true });
+  await rm(await partFile(roots[1]!, 'big'));
+
+  const res = await st.runScanCycle({ sampleEvery: 1 });
+  assert.deepEqual(res, { cycle: 1, objectsScanned: OBJECTS.length, healsQueued: 3, errors: 0, completed: true });
+  await st.drainHeals();
+  assertSameFiles(await snapshots(roots), before);
+  await assertIntact(st, objects);
+
+  const s = st.healStatus();
+  assert.equal(s.scanner.enabled, false);
+  assert.equal(s.scanner.running, false);
+  assert.equal(s.scanner.cycle, 1);
+  assert.equal(s.scanner.cyclesCompleted, 1);
+  assert.equal(s.scanner.objectsScanned, OBJECTS.length);
+  assert.equal(s.scanner.objectsScannedThisCycle, OBJECTS.length);
+  assert.equal(s.scanner.healsQueued, 3);
+  assert.equal(s.scanner.objectsHealed, 3);
+  assert.equal(s.scanner.healFailures, 0);
+  assert.ok(Date.parse(s.scanner.lastCycleStarted!) <= Date.parse(s.scanner.lastCycleEnded!));
+  assert.equal(s.scanner.currentBucket, undefined);
+  assert.equal(s.queue.healedObjects, 3);
+  assert.equal(s.queue.failed, 0);
+  assert.equal(s.queue.queued, 0);
+  // Rebuilt: two records with their shards (one inline), one shard file; all of them non-empty.
+  assert.ok(s.queue.bytesHealed > 2 * 1024 * 1024 / 2);
+  assert.deepEqual(s.drives, []);
+  assert.deepEqual(JSON.parse(JSON.stringify(s)), s, 'the status is plain JSON');
+
+  // Nothing is left to heal: the next cycle queues nothing.
+  const again = await st.runScanCycle({ sampleEvery: 1 });
+  assert.equal(again.healsQueued, 0);
+  assert.equal(again.objectsScanned, OBJECTS.length);
+  assert.equal(st.healStatus().scanner.objectsScanned, 2 * OBJECTS.length);
+});
+
+test('a flipped byte in a shard file is invisible to the normal check and found by a deep cycle', async (t) => {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  const st = await c.open({ scanner: false });
+  const objects = await seed(st);
+  const roots = c.sets[0]!;
+  const before = await snapshots(roots);
+  const file = await partFile(roots[2]!, 'big');
+  const bad = Buffer.from(await readFile(file));
+  bad[bad.length - 3] = bad[bad.length - 3]! ^ 0x5a;
+  await writeFile(file, bad);
+
+  assert.equal((await st.runScanCycle({ sampleEvery: 1 })).healsQueued, 0);
+  await st.drainHeals();
+  assert.ok((await readFile(file)).equals(bad), 'a normal cycle leaves the file alone');
+
+  const deep = await st.runScanCycle({ sampleEvery: 1, deep: true });
+  assert.equal(deep.healsQueued, OBJECTS.length, 'deep mode verifies every sampled object');
+  await st.drainHeals();
+  assertSameFiles(await snapshots(roots), before);
+  const s = st.healStatus();
+  assert.equal(s.scanner.objectsHealed, 1);
+  assert.equal(s.queue.healedObjects, 1);
+  assert.equal(s.queue.completed, OBJECTS.length);
+  await assertIntact(st, objects);
+});
+
+test('with sampleEvery 4, four consecutive cycles check each object exactly once and heal them all', async (t) => {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  const st = await c.open({ scanner: { sampleEvery: 4, pauseMs: 0, intervalMs: 3_600_000 } });
+  await st.makeBucket('bkt');
+  const objects = new Map<string, Buffer>();
+  for (let i = 0; i < 24; i++) {
+    const data = pattern(1000 + i, i);
+    await put(st, 'bkt', `k${i}`, data);
+    objects.set(`k${i}`, data);
+  }
+  const roots = c.sets[0]!;
+  const before = await snapshots(roots);
+  for (const key of objects.keys()) await rm(objectDir(roots[3]!, key), { recursive: true });
+  let scanned = 0;
+  for (let cycle = 1; cycle <= 4; cycle++) {
+    const res = await st.runScanCycle();
+    assert.equal(res.healsQueued, res.objectsScanned, 'every checked object needed a heal');
+    scanned += res.objectsScanned;
+    await st.drainHeals();
+  }
+  assert.equal(scanned, objects.size);
+  assert.equal(st.healStatus().scanner.objectsHealed, objects.size);
+  assertSameFiles(await snapshots(roots), before);
+});
+
+test('sampling spreads keys over the cycles: each key once in any sampleEvery consecutive cycles', () => {
+  for (const every of [1, 3, 16]) {
+    for (let i = 0; i < 200; i++) {
+      const hits = Array.from({ length: every }, (_, c) => c + 1000).filter((c) => sampledIn('b', `key-${i}`, c, every));
+      assert.equal(hits.length, 1);
+    }
+  }
+});
+
+test('a record left on too few drives by a failed write is removed by the heal the scanner queues', async (t) => {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  const st = await c.open({ scanner: false });
+  await st.makeBucket('bkt');
+  await put(st, 'bkt', 'keep', pattern(100));
+  await put(st, 'bkt', 'ghost', pattern(300 * 1024));
+  const roots = c.sets[0]!;
+  for (const r of roots.slice(1)) await rm(objectDir(r, 'ghost'), { recursive: true });
+  const res = await st.runScanCycle({ sampleEvery: 1 });
+  assert.equal(res.objectsScanned, 2);
+  assert.equal(res.healsQueued, 1);
+  await st.drainHeals();
+  await assert.rejects(access(objectDir(roots[0]!, 'ghost')), { code: 'ENOENT' });
+  await access(join(objectDir(roots[0]!, 'keep'), 'xl.meta'));
+  assert.equal(st.healStatus().scanner.healFailures, 0);
+});
+
+test('the background loop runs cycles on its own, heals, and stops on close', async (t) => {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  const st = await c.open({ scanner: { intervalMs: 1, sampleEvery: 1, pauseMs: 0 } });
+  const objects = await seed(st);
+  const roots = c.sets[0]!;
+  const before = await snapshots(roots);
+  await rm(objectDir(roots[1]!, 'mid'), { recursive: true });
+  // Two more completed cycles guarantee that one cycle started after the damage.
+  const target = st.healStatus().scanner.cyclesCompleted + 2;
+  while (st.healStatus().scanner.cyclesCompleted < target) await sleep(5);
+  await st.drainHeals();
+  assertSameFiles(await snapshots(roots), before);
+  await assertIntact(st, objects);
+  const s = st.healStatus().scanner;
+  assert.equal(s.enabled, true);
+  assert.ok(s.objectsHealed >= 1);
+  await st.close();
+  const closed = st.healStatus().scanner;
+  assert.equal(closed.enabled, false);
+  assert.equal(closed.running, false);
+  const res = await st.runScanCycle();
+  assert.equal(res.completed, false, 'a closed storage runs no cycle');
+});
+
+test('bad scanner options are refused with a typed error', async (t) => {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  for (const bad of [{ sampleEvery: 0 }, { pauseMs: -1 }, { intervalMs: 1.5 }, { deep: 'yes' as unknown as boolean }]) {
+    await assert.rejects(openStorage({ sets: c.sets, parity: 2, scanner: bad }), InvalidStorageConfigError);
+  }
+  const st = await c.open({ scanner: false });
+  assert.throws(() => st.runScanCycle({ sampleEvery: 0 }), InvalidStorageConfigError);
+});
