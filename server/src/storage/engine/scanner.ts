@@ -1,13 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BITROT_HASH_SIZE } from '../bitrot/index.js';
-import { isDriveOfflineError } from '../drive/index.js';
-import { blockCount, blockLength, chunkLength } from '../erasure/index.js';
-import { isDeleteMarker } from '../format/index.js';
-import type { ObjectMeta } from '../format/index.js';
 import type { ErasureSet, QuorumRecord, StorageLogger } from './erasure-set.js';
 import type { HealOutcome, HealQueue } from './heal-queue.js';
-import { compareUtf8 } from './object-name.js';
-import { InsufficientReadQuorumError, InvalidStorageConfigError, ObjectNotFoundError } from './storage-errors.js';
+import { candidateKeys, setBuckets, shardsMissing } from './scan-checks.js';
+import { InvalidStorageConfigError, ObjectNotFoundError } from './storage-errors.js';
 
 /**
  * Background scanner (REFERENCE.md fact 7b): walks every bucket of every erasure set in cycles and
@@ -92,8 +87,8 @@ export interface ScanCycleOptions {
   sampleEvery?: number;
 }
 
-/** The scanner waits for the heal queue to empty when it holds this many tasks. */
-const MAX_BACKLOG = 1000;
+/** The scanner waits for the heal queue to empty when it holds this many tasks (reads' heals are not stuck behind a long backlog). */
+const MAX_BACKLOG = 100;
 /** Keys walked past without a check between two pauses. */
 const WALK_PAUSE_EVERY = 32;
 
@@ -131,78 +126,6 @@ export function scannerSettings(opts: ScannerOptions = {}): Required<ScannerOpti
   };
 }
 
-/** Buckets of `set` held by a majority of its answering drives. */
-async function setBuckets(set: ErasureSet): Promise<string[]> {
-  const res = await set.each((d) => d.listVolumes());
-  const counts = new Map<string, number>();
-  let answered = 0;
-  for (const r of res) {
-    if (!r.ok) continue;
-    answered++;
-    for (const v of r.value) counts.set(v.name, (counts.get(v.name) ?? 0) + 1);
-  }
-  if (answered < set.readQuorum) throw new InsufficientReadQuorumError(`set ${set.index}: ${answered} of ${set.n} drives answered`);
-  return [...counts].filter(([, n]) => n * 2 > answered).map(([name]) => name).sort(compareUtf8);
-}
-
-/** Every name below `dirKey` that may be an object (the union over the set's drives), depth first. */
-async function* candidateKeys(set: ErasureSet, bucket: string, dirKey: string): AsyncGenerator<string> {
-  const res = await set.each((d) => d.listDir(bucket, dirKey));
-  const names = new Set<string>();
-  let answered = 0;
-  for (const r of res) {
-    if (!r.ok) continue;
-    answered++;
-    for (const n of r.value) names.add(n);
-  }
-  if (answered < set.readQuorum) throw new InsufficientReadQuorumError(`cannot walk ${bucket}/${dirKey}: ${answered} of ${set.n} drives answered`);
-  for (const n of [...names].sort(compareUtf8)) {
-    yield dirKey + n;
-    yield* candidateKeys(set, bucket, `${dirKey}${n}/`);
-  }
-}
-
-/** Bytes of a committed shard file of a part of `size` bytes: each block's chunk preceded by its bitrot hash. */
-function shardFileLength(size: number, blockSize: number, k: number): number {
-  let total = 0;
-  const blocks = blockCount(size, blockSize);
-  for (let b = 0; b < blocks; b++) total += BITROT_HASH_SIZE + chunkLength(blockLength(size, blockSize, b), k);
-  return total;
-}
-
-/**
- * True when a drive that agrees on the record lacks a shard of one of its versions: no part file,
- * a short one, or no inline shard. Offline drives are skipped (they are not heal targets).
- */
-async function shardsMissing(set: ErasureSet, bucket: string, q: QuorumRecord, check: readonly boolean[]): Promise<boolean> {
-  for (let j = 0; j < q.record.versions.length; j++) {
-    const v = q.record.versions[j]!;
-    if (isDeleteMarker(v)) continue;
-    const own = (i: number): ObjectMeta | null => {
-      const c = q.perDrive[i]?.versions[j];
-      return c === undefined || isDeleteMarker(c) ? null : c;
-    };
-    if (v.dataDir === null) {
-      if (v.size > 0 && set.drives.some((_, i) => check[i] && own(i)?.inline === null)) return true;
-      continue;
-    }
-    const dataDir = v.dataDir;
-    for (const part of v.parts) {
-      const length = shardFileLength(part.size, v.erasure.blockSize, v.erasure.k);
-      const res = await set.each(async (d) => {
-        const reader = await d.openShardReader(bucket, v.key, dataDir, `part.${part.number}`);
-        try {
-          if (length > 0) await reader.read(length - 1, 1);
-        } finally {
-          await reader.close();
-        }
-      }, check);
-      if (res.some((r, i) => check[i] && !r.ok && !isDriveOfflineError(r.error))) return true;
-    }
-  }
-  return false;
-}
-
 /** The background scanner of one storage (see the file comment). */
 export class Scanner {
   readonly #sets: readonly ErasureSet[];
@@ -210,6 +133,8 @@ export class Scanner {
   readonly #logger: StorageLogger;
   readonly #opts: Required<ScannerOptions>;
   readonly #abort = new AbortController();
+  /** Resolves on close (ends waits that the abort signal does not reach). */
+  readonly #closing = new Promise<void>((resolve) => { this.#abort.signal.addEventListener('abort', () => resolve(), { once: true }); });
   /** Random start of the sampling cycle counter (see the file comment). */
   readonly #offset = Math.floor(Math.random() * 0x10000);
   #enabled = false;
@@ -378,7 +303,10 @@ export class Scanner {
   }
 
   async #queue(set: ErasureSet, bucket: string, key: string, deep: boolean, result: ScanCycleResult): Promise<void> {
-    if (this.#heals.pending >= MAX_BACKLOG) await this.#heals.drain();
+    if (this.#heals.pending >= MAX_BACKLOG) {
+      await Promise.race([this.#heals.drain(), this.#closing]);
+      if (this.#closed) return;
+    }
     result.healsQueued++;
     this.#st.healsQueued++;
     this.#heals.queueObject(set, bucket, key, deep, (o: HealOutcome) => {

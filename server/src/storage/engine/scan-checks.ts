@@ -1,0 +1,86 @@
+import { BITROT_HASH_SIZE } from '../bitrot/index.js';
+import { isDriveOfflineError } from '../drive/index.js';
+import { blockCount, blockLength, chunkLength } from '../erasure/index.js';
+import { isDeleteMarker } from '../format/index.js';
+import type { ObjectMeta } from '../format/index.js';
+import type { ErasureSet, QuorumRecord } from './erasure-set.js';
+import { compareUtf8 } from './object-name.js';
+import { InsufficientReadQuorumError } from './storage-errors.js';
+
+/**
+ * What the scanner (scanner.ts) reads: the buckets and candidate keys of one erasure set, and the
+ * shard files of an agreed record on each drive. Unlike listing.ts, the walk reads no metadata: the
+ * scanner reads it, on every drive, only for the keys it samples.
+ */
+
+/** Buckets of `set` held by a majority of its answering drives. */
+export async function setBuckets(set: ErasureSet): Promise<string[]> {
+  const res = await set.each((d) => d.listVolumes());
+  const counts = new Map<string, number>();
+  let answered = 0;
+  for (const r of res) {
+    if (!r.ok) continue;
+    answered++;
+    for (const v of r.value) counts.set(v.name, (counts.get(v.name) ?? 0) + 1);
+  }
+  if (answered < set.readQuorum) throw new InsufficientReadQuorumError(`set ${set.index}: ${answered} of ${set.n} drives answered`);
+  return [...counts].filter(([, n]) => n * 2 > answered).map(([name]) => name).sort(compareUtf8);
+}
+
+/** Every name below `dirKey` that may be an object (the union over the set's drives), depth first. */
+export async function* candidateKeys(set: ErasureSet, bucket: string, dirKey: string): AsyncGenerator<string> {
+  const res = await set.each((d) => d.listDir(bucket, dirKey));
+  const names = new Set<string>();
+  let answered = 0;
+  for (const r of res) {
+    if (!r.ok) continue;
+    answered++;
+    for (const n of r.value) names.add(n);
+  }
+  if (answered < set.readQuorum) throw new InsufficientReadQuorumError(`cannot walk ${bucket}/${dirKey}: ${answered} of ${set.n} drives answered`);
+  for (const n of [...names].sort(compareUtf8)) {
+    yield dirKey + n;
+    yield* candidateKeys(set, bucket, `${dirKey}${n}/`);
+  }
+}
+
+/** Bytes of a committed shard file of a part of `size` bytes: each block's chunk preceded by its bitrot hash. */
+function shardFileLength(size: number, blockSize: number, k: number): number {
+  let total = 0;
+  const blocks = blockCount(size, blockSize);
+  for (let b = 0; b < blocks; b++) total += BITROT_HASH_SIZE + chunkLength(blockLength(size, blockSize, b), k);
+  return total;
+}
+
+/**
+ * True when a drive that agrees on the record lacks a shard of one of its versions: no part file,
+ * a short one, or no inline shard. Offline drives are skipped (they are not heal targets).
+ */
+export async function shardsMissing(set: ErasureSet, bucket: string, q: QuorumRecord, check: readonly boolean[]): Promise<boolean> {
+  for (let j = 0; j < q.record.versions.length; j++) {
+    const v = q.record.versions[j]!;
+    if (isDeleteMarker(v)) continue;
+    const own = (i: number): ObjectMeta | null => {
+      const c = q.perDrive[i]?.versions[j];
+      return c === undefined || isDeleteMarker(c) ? null : c;
+    };
+    if (v.dataDir === null) {
+      if (v.size > 0 && set.drives.some((_, i) => check[i] && own(i)?.inline === null)) return true;
+      continue;
+    }
+    const dataDir = v.dataDir;
+    for (const part of v.parts) {
+      const length = shardFileLength(part.size, v.erasure.blockSize, v.erasure.k);
+      const res = await set.each(async (d) => {
+        const reader = await d.openShardReader(bucket, v.key, dataDir, `part.${part.number}`);
+        try {
+          if (length > 0) await reader.read(length - 1, 1);
+        } finally {
+          await reader.close();
+        }
+      }, check);
+      if (res.some((r, i) => check[i] && !r.ok && !isDriveOfflineError(r.error))) return true;
+    }
+  }
+  return false;
+}
