@@ -17,7 +17,7 @@ import { ConfigError, ConfigErrors, loadConfig, type ListenAddress, type ServerC
 import { S3Error } from './http/s3/index.js';
 import type { HealthSources } from './http/health/index.js';
 import { loadOrCreateRootCredentials } from './iam/index.js';
-import { LocalDrive, openStorage, type Drive, type ObjectLayer, type Storage } from './storage/index.js';
+import { LocalDrive, openPools, openStorage, type Drive, type ObjectLayer, type Storage } from './storage/index.js';
 import { VERSION } from './common/index.js';
 
 /** Exit codes of `svc` (documented in README): 0 ok, 1 runtime failure, 2 usage or invalid configuration. */
@@ -108,19 +108,18 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
   const credentials = config.credentials;
   if (credentials === undefined) throw new ConfigError('node URLs need SVC_ACCESS_KEY and SVC_SECRET_KEY', 'set the same root credentials on every node');
   const topology: Topology = parseTopology(config.endpoints ?? [], nodeIdentity(config), config.storageClass ? { parity: config.storageClass } : {});
-  if (topology.pools.length > 1) {
-    throw new ConfigError(`${topology.pools.length} pools are given: multiple pools are not supported yet`,
-      'give one endpoint argument with ranges (http://node{1...4}:9000/srv/d{1...4}) or one list of plain URLs');
-  }
-  const pool = topology.pools[0]!;
   const local = topology.endpoints.filter((e) => e.isLocal);
   // As in path mode: directories are created only on a fresh node, never for a single missing mount point.
   if (local.every((e) => !existsSync(e.path))) for (const e of local) mkdirSync(e.path, { recursive: true });
   const localDrives = new Map(local.map((e) => [e.path, new LocalDrive(e.path)]));
   const clients = new Map(topology.peers.map((node) => [node, new RpcClient({ origin: `http://${node}`, credentials })]));
-  const drives: Drive[][] = pool.sets.map((set) => set.map((e): Drive => e.isLocal
-    ? localDrives.get(e.path)!
-    : new RemoteDrive({ client: clients.get(e.node)!, path: e.path, endpoint: e.id })));
+  const pools = topology.pools.map((pool) => ({
+    sets: pool.sets.map((set) => set.map((e) => e.id)),
+    parity: pool.parity,
+    drives: pool.sets.map((set) => set.map((e): Drive => e.isLocal
+      ? localDrives.get(e.path)!
+      : new RemoteDrive({ client: clients.get(e.node)!, path: e.path, endpoint: e.id }))),
+  }));
   const peers = new PeerMonitor({ topology, credentials });
   // dsync-style namespace lock (REFERENCE.md fact 8): one lock server per node, every node a locker.
   const locking = createClusterLocking({
@@ -170,18 +169,21 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
     await waitForPeers({ topology, credentials, onWait: (missing) => print(`Waiting for ${missing.length} peer(s): ${missing.join(', ')}`) });
     let rounds = 0;
     await waitForFormatQuorum({
-      drives: drives.flat(), formatter: topology.nodes[0] === topology.self, timeoutMs: 120_000,
+      pools: pools.map((p) => p.drives.flat()), formatter: topology.nodes[0] === topology.self, timeoutMs: 120_000,
       onWait: (s) => { if (++rounds % 5 === 0) print(`Waiting for format quorum: ${s.formatted} formatted, ${s.unformatted} empty, ${s.unreachable} unreachable`); },
     });
-    storage = await openStorage({ sets: pool.sets.map((set) => set.map((e) => e.id)), drives, parity: pool.parity, logger, locker: locking.locker });
+    storage = await openPools({ pools, logger, locker: locking.locker });
     consoleApp = await listenConsole(config, logger);
   } catch (err) {
     await close();
     throw err;
   }
-  const n = pool.setDriveCount;
+  const layout = topology.pools.map((pool, i) => {
+    const n = pool.setDriveCount;
+    return `${topology.pools.length > 1 ? `pool ${i + 1}: ` : ''}${pool.sets.length} erasure set(s) of ${n}, EC:${pool.parity} (${n - pool.parity} data + ${pool.parity} parity per object)`;
+  }).join('; ');
   banner(print, urlOf(api, config.address), consoleApp ? urlOf(consoleApp, config.consoleAddress) : undefined,
-    `${topology.endpoints.length} on ${topology.nodes.length} nodes (${local.length} here) in ${pool.sets.length} erasure set(s) of ${n}, EC:${pool.parity} (${n - pool.parity} data + ${pool.parity} parity per object)`);
+    `${topology.endpoints.length} on ${topology.nodes.length} nodes (${local.length} here) in ${layout}`);
   return { apiUrl: urlOf(api, config.address), consoleUrl: consoleApp ? urlOf(consoleApp, config.consoleAddress) : undefined, close };
 }
 

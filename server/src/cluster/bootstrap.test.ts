@@ -39,9 +39,27 @@ test('waitForFormatQuorum over real drives: an unreachable peer holds a fresh st
   const drives: Drive[] = [...locals, new RemoteDrive({ client, path: '/srv/d1' })];
   assert.deepEqual(await probeFormats(drives), { formatted: 0, unformatted: 3, unreachable: 1 });
   const waits: number[] = [];
-  await assert.rejects(waitForFormatQuorum({ drives, formatter: true, timeoutMs: 50, intervalMs: 10, onWait: (s) => waits.push(s.unreachable) }),
+  await assert.rejects(waitForFormatQuorum({ pools: [drives], formatter: true, timeoutMs: 50, intervalMs: 10, onWait: (s) => waits.push(s.unreachable) }),
     (err: unknown) => err instanceof RpcUnavailableError && /0 formatted, 3 empty, 1 unreachable of 4 drives/.test((err as Error).message));
   assert.ok(waits.length >= 1 && waits.every((u) => u === 1));
   for (const d of locals) await d.writeFormat(Buffer.from('{}'));
-  assert.deepEqual(await waitForFormatQuorum({ drives, formatter: false, timeoutMs: 50, intervalMs: 10 }), { formatted: 3, unformatted: 0, unreachable: 1 });
+  assert.deepEqual(await waitForFormatQuorum({ pools: [drives], formatter: false, timeoutMs: 50, intervalMs: 10 }), { formatted: 3, unformatted: 0, unreachable: 1 });
+});
+
+test('waitForFormatQuorum per pool: a fresh pool added to a formatted one waits for the formatter', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-boot-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const pool = async (name: string): Promise<LocalDrive[]> => Promise.all([1, 2].map(async (i) => {
+    const p = join(dir, `${name}${i}`);
+    await mkdir(p);
+    return new LocalDrive(p);
+  }));
+  const [old, added] = [await pool('a'), await pool('b')];
+  for (const d of old) await d.writeFormat(Buffer.from('{}'));
+  // 2 of 4 drives formatted would be no majority overall, and a fresh pool must not be formatted by every node.
+  await assert.rejects(waitForFormatQuorum({ pools: [old, added], formatter: false, timeoutMs: 30, intervalMs: 10 }),
+    /format quorum not reached: 2 formatted, 2 empty, 0 unreachable of 4 drives/);
+  assert.deepEqual(await waitForFormatQuorum({ pools: [old, added], formatter: true, timeoutMs: 30, intervalMs: 10 }), { formatted: 2, unformatted: 2, unreachable: 0 });
+  for (const d of added) await d.writeFormat(Buffer.from('{}'));
+  assert.deepEqual(await waitForFormatQuorum({ pools: [old, added], formatter: false, timeoutMs: 30, intervalMs: 10 }), { formatted: 4, unformatted: 0, unreachable: 0 });
 });

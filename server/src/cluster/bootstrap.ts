@@ -10,8 +10,8 @@ import { RpcUnavailableError } from './rpc/index.js';
 
 /** Options of {@link waitForFormatQuorum}. */
 export interface FormatWaitOptions {
-  /** Every drive of the deployment (local and remote). */
-  drives: readonly Drive[];
+  /** Every drive of the deployment (local and remote), pool by pool: each pool must be ready on its own. */
+  pools: readonly (readonly Drive[])[];
   /** True on the node allowed to format fresh drives (the first node of the endpoint list). */
   formatter: boolean;
   /** Give up after this long (default 5 min). */
@@ -53,11 +53,17 @@ export async function waitForFormatQuorum(opts: FormatWaitOptions): Promise<Form
   const deadline = Date.now() + (opts.timeoutMs ?? 300_000);
   const interval = opts.intervalMs ?? 1_000;
   for (;;) {
-    const s = await probeFormats(opts.drives);
-    if (formatReady(s, opts.formatter)) return s;
+    // Per pool: a pool added to a formatted deployment is still fresh, and only the formatter may format it.
+    const states = await Promise.all(opts.pools.map((p) => probeFormats(p)));
+    const s: FormatState = {
+      formatted: states.reduce((a, x) => a + x.formatted, 0),
+      unformatted: states.reduce((a, x) => a + x.unformatted, 0),
+      unreachable: states.reduce((a, x) => a + x.unreachable, 0),
+    };
+    if (states.every((x) => formatReady(x, opts.formatter))) return s;
     opts.onWait?.(s);
     if (Date.now() + interval > deadline) {
-      throw new RpcUnavailableError('cluster', `format quorum not reached: ${s.formatted} formatted, ${s.unformatted} empty, ${s.unreachable} unreachable of ${opts.drives.length} drives`);
+      throw new RpcUnavailableError('cluster', `format quorum not reached: ${s.formatted} formatted, ${s.unformatted} empty, ${s.unreachable} unreachable of ${s.formatted + s.unformatted + s.unreachable} drives`);
     }
     await new Promise((r) => setTimeout(r, interval));
   }

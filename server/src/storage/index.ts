@@ -7,7 +7,7 @@ export type {
   BucketConfigKind, BucketInfo, ByteRange, ChecksumAlgorithm, CompletePart, DeleteMarkerInfo, DeleteObjectOptions, DeleteObjectResult,
   ListObjectsOptions, ListObjectsResult, ListPartsResult,
   ListUploadsOptions, ListUploadsResult, MultipartUploadInfo, NamespaceLocker, ObjectInfo, ObjectLayer,
-  ObjectMetadataInput, ObjectTag, OpenObject, OpenStorageOptions, PartInfo, PutObjectOptions, Storage, StorageHealth,
+  ObjectMetadataInput, ObjectTag, OpenObject, OpenPoolsOptions, OpenStorageOptions, PartInfo, PoolOptions, PutObjectOptions, Storage, StorageHealth,
   StorageLogger, SystemMetadataName, VersioningState, VersionSelector, ListVersionsOptions, ListVersionsResult, ObjectVersionInfo,
   DriveHealState, DriveHealStatus, HealingHooks, HealQueueStatus, HealStatus, ScanCycleOptions, ScanCycleResult, ScannerOptions, ScannerStatus,
 } from './engine/index.js';
@@ -15,7 +15,7 @@ export {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, DeleteMarkerReadError, EntityTooSmallError,
   FormatMismatchError, IncompleteBodyError, InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError,
   InvalidObjectNameError, InvalidPartError, InvalidPartOrderError, InvalidStorageConfigError, LocalLocker,
-  MAX_KEY_BYTES, MIN_PART_SIZE, ObjectNotFoundError, UploadNotFoundError, VersionNotFoundError, openStorage,
+  MAX_KEY_BYTES, MIN_PART_SIZE, ObjectNotFoundError, UploadNotFoundError, VersionNotFoundError, openPools, openStorage,
 } from './engine/index.js';
 export type { DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive/index.js';
 export {

@@ -15,6 +15,8 @@ export type DriveHealState = 'queued' | 'healing' | 'done' | 'failed';
 /** Progress of one full-drive heal (JSON-serializable; times are ISO 8601 strings). */
 export interface DriveHealStatus {
   endpoint: string;
+  /** Pool of the drive (0-based), when the storage has several pools. */
+  pool?: number;
   /** Position of the drive: erasure set and index in it (0-based). */
   set: number;
   index: number;

@@ -2,11 +2,13 @@ import type { Readable } from 'node:stream';
 import { VolumeExistsError, VolumeNotFoundError } from '../drive/index.js';
 import { countOk, majorityQuorum } from '../erasure/index.js';
 import { decodeBucketRecord, encodeBucketRecord } from '../format/index.js';
+import type { ObjectRecord } from '../format/index.js';
 import type { ErasureSet } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
 import type { HealQueue } from './heal-queue.js';
 import { hasAnyKey, listObjects } from './listing.js';
-import { abortUpload, completeUpload, createUpload, listParts, listSetUploads, putPart, toUploadInfo } from './multipart.js';
+import { abortUpload, completeUpload, createUpload, listParts, listSetUploads, putPart } from './multipart.js';
+import { listUploads } from './list-uploads.js';
 import type {
   BucketConfigKind, BucketInfo, ChecksumAlgorithm, CompletePart, DeleteObjectOptions, DeleteObjectResult, ListObjectsOptions, ListObjectsResult, ListPartsResult, ListUploadsOptions,
   ListUploadsResult, ObjectInfo, ObjectLayer, ObjectMetadataInput, ObjectTag, OpenObject, PartInfo, PutObjectOptions, StorageHealth,
@@ -142,12 +144,16 @@ export class ErasureSets implements ObjectLayer {
       .sort((a, b) => compareUtf8(a.name, b.name));
   }
 
+  /** True when the bucket holds no key and no upload: noncurrent versions and delete markers count, as on S3. */
+  async isBucketEmpty(bucket: string): Promise<boolean> {
+    if (await hasAnyKey(this.sets, bucket)) return false;
+    const uploads = await Promise.all(this.sets.map((s) => listSetUploads(s, bucket)));
+    return uploads.every((u) => u.length === 0);
+  }
+
   async deleteBucket(bucket: string): Promise<void> {
     await this.getBucketInfo(bucket);
-    // Noncurrent versions and delete markers keep a bucket non-empty, as on S3.
-    if (await hasAnyKey(this.sets, bucket)) throw new BucketNotEmptyError(bucket);
-    const uploads = await Promise.all(this.sets.map((s) => listSetUploads(s, bucket)));
-    if (uploads.some((u) => u.length > 0)) throw new BucketNotEmptyError(bucket);
+    if (!(await this.isBucketEmpty(bucket))) throw new BucketNotEmptyError(bucket);
     this.#bucketSeen.delete(bucket);
     const results = await Promise.all(this.sets.map(async (s) => {
       const res = await s.each((d) => d.deleteVolume(bucket));
@@ -220,7 +226,23 @@ export class ErasureSets implements ObjectLayer {
 
   async listObjectVersions(bucket: string, opts: ListVersionsOptions): Promise<ListVersionsResult> {
     await this.#requireBucket(bucket);
-    return listObjectVersions(this.sets, (key) => this.#setFor(key), bucket, opts);
+    return listObjectVersions(this.sets, (key) => this.recordOf(bucket, key), bucket, opts);
+  }
+
+  /** Every version of `key` read at quorum, or null when the key has none (pool placement, version paging). */
+  async recordOf(bucket: string, key: string): Promise<ObjectRecord | null> {
+    try {
+      return (await this.#setFor(key).readQuorumMeta(bucket, key)).record;
+    } catch (err) {
+      if (err instanceof ObjectNotFoundError) return null;
+      throw err;
+    }
+  }
+
+  /** Free bytes over the online drives (pool placement weighs new objects by it). */
+  async freeSpace(): Promise<number> {
+    const res = await Promise.all(this.sets.map((s) => s.each((d) => d.diskInfo())));
+    return res.flat().reduce((sum, r) => sum + (r.ok ? r.value.free : 0), 0);
   }
 
   async createMultipartUpload(
@@ -263,46 +285,7 @@ export class ErasureSets implements ObjectLayer {
 
   async listMultipartUploads(bucket: string, opts: ListUploadsOptions): Promise<ListUploadsResult> {
     await this.#requireBucket(bucket);
-    const all = (await Promise.all(this.sets.map((s) => listSetUploads(s, bucket)))).flat()
-      .filter((u) => u.key.startsWith(opts.prefix))
-      .sort((a, b) => compareUtf8(a.key, b.key) || a.initiated - b.initiated || compareUtf8(a.uploadId, b.uploadId));
-    const after = all.filter((u) => {
-      if (opts.keyMarker === '') return true;
-      const c = compareUtf8(u.key, opts.keyMarker);
-      if (c !== 0) return c > 0;
-      if (opts.uploadIdMarker === '') return false;
-      const m = all.findIndex((x) => x.key === opts.keyMarker && x.uploadId === opts.uploadIdMarker);
-      return m >= 0 && all.indexOf(u) > m;
-    });
-    const out: ListUploadsResult = { uploads: [], commonPrefixes: [], isTruncated: false };
-    let count = 0;
-    for (const u of after) {
-      let cp: string | undefined;
-      if (opts.delimiter !== '') {
-        const at = u.key.indexOf(opts.delimiter, opts.prefix.length);
-        if (at >= 0) cp = u.key.slice(0, at + opts.delimiter.length);
-      }
-      if (cp !== undefined && out.commonPrefixes[out.commonPrefixes.length - 1] === cp) continue;
-      if (count === opts.maxUploads) {
-        out.isTruncated = true;
-        break;
-      }
-      count++;
-      if (cp !== undefined) {
-        out.commonPrefixes.push(cp);
-        out.nextKeyMarker = cp;
-        delete out.nextUploadIdMarker;
-      } else {
-        out.uploads.push(toUploadInfo(u));
-        out.nextKeyMarker = u.key;
-        out.nextUploadIdMarker = u.uploadId;
-      }
-    }
-    if (!out.isTruncated) {
-      delete out.nextKeyMarker;
-      delete out.nextUploadIdMarker;
-    }
-    return out;
+    return listUploads(this.sets, bucket, opts);
   }
 
   async health(): Promise<StorageHealth> {

@@ -40,3 +40,67 @@ export function attachHealing<T extends { close(): Promise<void> }>(
   };
   return Object.assign(layer, hooks);
 }
+
+/** Latest (`max`) or earliest ISO time of a list, undefined when any is missing (`min`) or all are. */
+function isoPick(times: (string | undefined)[], pick: 'max' | 'min'): string | undefined {
+  const set = times.filter((t): t is string => t !== undefined);
+  if (set.length === 0 || (pick === 'min' && set.length < times.length)) return undefined;
+  return set.reduce((a, b) => ((pick === 'max' ? b > a : b < a) ? b : a));
+}
+
+/** Healing progress of several pools as one: counters summed; a cycle counts as completed once every pool completed it. */
+export function mergeHealStatus(statuses: readonly HealStatus[]): HealStatus {
+  if (statuses.length === 1) return statuses[0]!;
+  const sc = statuses.map((s) => s.scanner);
+  const sum = (f: (s: ScannerStatus) => number): number => sc.reduce((a, s) => a + f(s), 0);
+  const scanner: ScannerStatus = {
+    ...sc[0]!,
+    enabled: sc.some((s) => s.enabled),
+    running: sc.some((s) => s.running),
+    cycle: Math.max(...sc.map((s) => s.cycle)),
+    cyclesCompleted: Math.min(...sc.map((s) => s.cyclesCompleted)),
+    objectsScannedThisCycle: sum((s) => s.objectsScannedThisCycle),
+    objectsScanned: sum((s) => s.objectsScanned),
+    healsQueued: sum((s) => s.healsQueued),
+    objectsHealed: sum((s) => s.objectsHealed),
+    healFailures: sum((s) => s.healFailures),
+    errors: sum((s) => s.errors),
+  };
+  delete scanner.lastCycleStarted;
+  delete scanner.lastCycleEnded;
+  delete scanner.currentBucket;
+  const started = isoPick(sc.map((s) => s.lastCycleStarted), 'max');
+  const ended = isoPick(sc.map((s) => s.lastCycleEnded), 'min');
+  const bucket = sc.find((s) => s.currentBucket !== undefined)?.currentBucket;
+  if (started !== undefined) scanner.lastCycleStarted = started;
+  if (ended !== undefined) scanner.lastCycleEnded = ended;
+  if (bucket !== undefined) scanner.currentBucket = bucket;
+  const queue = { ...statuses[0]!.queue };
+  for (const s of statuses.slice(1)) {
+    for (const k of Object.keys(queue) as (keyof HealQueueStatus)[]) queue[k] += s.queue[k];
+  }
+  return { scanner, queue, drives: statuses.flatMap((s, pool) => s.drives.map((d) => ({ ...d, pool }))) };
+}
+
+/**
+ * Adds {@link HealingHooks} to a layer over several pools (each opened with {@link attachHealing}): the status
+ * is merged and a scan cycle runs every pool's cycle in turn. Closing the pools closes their scanners.
+ */
+export function combineHealing<T extends object>(layer: T, pools: readonly HealingHooks[]): T & HealingHooks {
+  const hooks: HealingHooks = {
+    healStatus: () => mergeHealStatus(pools.map((p) => p.healStatus())),
+    runScanCycle: async (opts) => {
+      const total: ScanCycleResult = { cycle: 0, objectsScanned: 0, healsQueued: 0, errors: 0, completed: true };
+      for (const p of pools) {
+        const r = await p.runScanCycle(opts);
+        total.cycle = Math.max(total.cycle, r.cycle);
+        total.objectsScanned += r.objectsScanned;
+        total.healsQueued += r.healsQueued;
+        total.errors += r.errors;
+        total.completed &&= r.completed;
+      }
+      return total;
+    },
+  };
+  return Object.assign(layer, hooks);
+}

@@ -11,8 +11,8 @@ export {
   UploadNotFoundError, VersionNotFoundError,
 } from './storage-errors.js';
 export type { DeleteMarkerInfo } from './storage-errors.js';
-export { openStorage } from './open-storage.js';
-export type { OpenStorageOptions, Storage } from './open-storage.js';
+export { openPools, openStorage } from './open-storage.js';
+export type { OpenPoolsOptions, OpenStorageOptions, PoolOptions, Storage } from './open-storage.js';
 export type { HealStatus, HealingHooks } from './heal-status.js';
 export type { HealQueueStatus } from './heal-queue.js';
 export type { DriveHealState, DriveHealStatus } from './drive-heal-tracker.js';

@@ -5,7 +5,6 @@ import { toObjectInfo } from './erasure-set.js';
 import { commonPrefixOf, mergeSets } from './listing.js';
 import type { ListVersionsOptions, ListVersionsResult, ObjectVersionInfo } from './object-layer.js';
 import { compareUtf8 } from './object-name.js';
-import { ObjectNotFoundError } from './storage-errors.js';
 
 /**
  * ListObjectVersions (https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListObjectVersions.html): every version
@@ -20,19 +19,9 @@ function versionsOf(bucket: string, record: ObjectRecord): ObjectVersionInfo[] {
     : { key: record.key, versionId: v.versionId, isLatest: j === 0, lastModified: new Date(v.modTime), deleteMarker: false, info: toObjectInfo(bucket, v) }));
 }
 
-/** The record of the key marker (read at quorum), or null when it has none. */
-async function markerRecord(set: ErasureSet, bucket: string, key: string): Promise<ObjectRecord | null> {
-  try {
-    return (await set.readQuorumMeta(bucket, key)).record;
-  } catch (err) {
-    if (err instanceof ObjectNotFoundError) return null;
-    throw err;
-  }
-}
-
-/** One ListObjectVersions page over all sets; `setOf` picks the set holding a key. */
+/** One ListObjectVersions page over all sets; `recordOf` reads the record of the key marker (null when it has none). */
 export async function listObjectVersions(
-  sets: readonly ErasureSet[], setOf: (key: string) => ErasureSet, bucket: string, opts: ListVersionsOptions,
+  sets: readonly ErasureSet[], recordOf: (key: string) => Promise<ObjectRecord | null>, bucket: string, opts: ListVersionsOptions,
 ): Promise<ListVersionsResult> {
   const { prefix, delimiter, keyMarker, versionIdMarker, maxKeys } = opts;
   const result: ListVersionsResult = { versions: [], commonPrefixes: [], isTruncated: false };
@@ -52,7 +41,7 @@ export async function listObjectVersions(
     return true;
   };
   if (versionIdMarker !== '' && keyMarker.startsWith(prefix) && commonPrefixOfKey(keyMarker, prefix, delimiter) === undefined) {
-    const record = await markerRecord(setOf(keyMarker), bucket, keyMarker);
+    const record = await recordOf(keyMarker);
     const all = record === null ? [] : versionsOf(bucket, record);
     const at = all.findIndex((v) => v.versionId === versionIdMarker);
     for (const v of at < 0 ? [] : all.slice(at + 1)) if (!add(v)) return finish(result);

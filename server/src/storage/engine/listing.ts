@@ -117,13 +117,26 @@ export async function* mergeSets(
         if (h !== undefined && (min < 0 || compareUtf8(h.key, heads[min]!.key) < 0)) min = i;
       }
       if (min < 0) return;
-      const entry = heads[min]!;
+      // A key is in one set of a pool, but two pools can both hold it after a race of two first writes from
+      // different nodes: the newest record wins (as reads pick it), the older copy is skipped.
+      let entry = heads[min]!;
+      for (let i = 0; i < heads.length; i++) {
+        const h = heads[i];
+        if (h === undefined || h.key !== entry.key || i === min) continue;
+        if ('record' in h && (!('record' in entry) || newestModTime(h.record) > newestModTime(entry.record))) entry = h;
+        heads[i] = (await iters[i]!.next()).value ?? undefined;
+      }
       heads[min] = (await iters[min]!.next()).value ?? undefined;
       yield entry;
     }
   } finally {
     await Promise.all(iters.map((it) => it.return(undefined)));
   }
+}
+
+/** Modification time of a record's newest version (0 when it has none). */
+export function newestModTime(record: ObjectRecord): number {
+  return record.versions[0]?.modTime ?? 0;
 }
 
 /** The common prefix an entry rolls up to under `delimiter` after `prefix`, if any. */

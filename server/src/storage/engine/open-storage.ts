@@ -12,13 +12,14 @@ import { ErasureSet } from './erasure-set.js';
 import type { StorageLogger } from './erasure-set.js';
 import { ErasureSets } from './erasure-sets.js';
 import { HealQueue } from './heal-queue.js';
-import { attachHealing } from './heal-status.js';
+import { attachHealing, combineHealing } from './heal-status.js';
 import type { HealingHooks } from './heal-status.js';
 import { LocalLocker } from './locker.js';
 import type { NamespaceLocker } from './locker.js';
 import type { ObjectLayer } from './object-layer.js';
 import { Scanner, scannerSettings } from './scanner.js';
 import type { ScannerOptions } from './scanner.js';
+import { ServerPools } from './server-pools.js';
 import { SetDrive } from './set-drive.js';
 import { FormatMismatchError, InvalidStorageConfigError } from './storage-errors.js';
 
@@ -74,7 +75,9 @@ function sameLayout(a: readonly (readonly string[])[], b: readonly (readonly str
  * deployment or at another position are refused (FormatMismatchError naming the drive and the
  * difference), and empty drives are formatted as replacements and healed in the background.
  */
-async function resolveFormats(drives: Drive[][], parity: number, logger: StorageLogger): Promise<{ reference: DriveFormat; fresh: boolean[][] }> {
+async function resolveFormats(
+  drives: Drive[][], parity: number, logger: StorageLogger, deploymentId: string | undefined,
+): Promise<{ reference: DriveFormat; fresh: boolean[][] }> {
   const flat = drives.flat();
   const read = await onEach(flat, async (d) => decodeFormat(await d.readFormat()));
   const formats = new Map<string, { f: DriveFormat; n: number }>();
@@ -91,12 +94,15 @@ async function resolveFormats(drives: Drive[][], parity: number, logger: Storage
       throw new InvalidStorageConfigError(`no drive is reachable: ${flat.map((d) => d.endpoint).join(', ')}`);
     }
     reference = {
-      version: 1, format: 'svc', deploymentId: randomUUID(), thisDrive: '',
+      version: 1, format: 'svc', deploymentId: deploymentId ?? randomUUID(), thisDrive: '',
       sets: drives.map((s) => s.map(() => randomUUID())), distributionAlgo: DISTRIBUTION_ALGO,
     };
     logger.info(`new deployment ${reference.deploymentId}: formatting ${flat.length} drives`);
   } else {
     reference = [...formats.values()].sort((a, b) => b.n - a.n)[0]!.f;
+    if (deploymentId !== undefined && reference.deploymentId !== deploymentId) {
+      throw new FormatMismatchError(`the drives of this pool belong to deployment ${reference.deploymentId}, the first pool's to ${deploymentId}; wipe this pool's drives or remove the pool`);
+    }
   }
   const shape = drives.map((s) => s.length);
   const refShape = reference.sets.map((s) => s.length);
@@ -145,13 +151,45 @@ async function resolveFormats(drives: Drive[][], parity: number, logger: Storage
  * the heal queue. With one drive there is no erasure (K=1, M=0).
  */
 export async function openStorage(opts: OpenStorageOptions): Promise<Storage> {
+  return openPool(opts, undefined);
+}
+
+/** One pool of {@link openPools}: its sets, parity and (remote or test) drives. */
+export type PoolOptions = Pick<OpenStorageOptions, 'sets' | 'parity' | 'drives'>;
+
+/** Options of {@link openPools}: the pools in order plus what all pools share. */
+export interface OpenPoolsOptions extends Omit<OpenStorageOptions, 'sets' | 'parity' | 'drives'> {
+  pools: PoolOptions[];
+}
+
+/**
+ * Opens a deployment of one or more pools (MinIO's server pools, REFERENCE.md §1.3). Every pool is formatted with
+ * the first pool's deployment id: a pool added later (empty drives) joins the deployment, a pool whose drives
+ * belong to another deployment is refused. One pool is returned as is (no placement layer in the way).
+ */
+export async function openPools(opts: OpenPoolsOptions): Promise<Storage> {
+  if (opts.pools.length === 0) throw new InvalidStorageConfigError('at least one pool is required');
+  const { pools, ...shared } = opts;
+  const first = await openPool({ ...shared, ...pools[0]! }, undefined);
+  if (pools.length === 1) return first;
+  const opened = [first];
+  try {
+    for (const pool of pools.slice(1)) opened.push(await openPool({ ...shared, ...pool }, first.deploymentId));
+  } catch (err) {
+    await Promise.all(opened.map((p) => p.close()));
+    throw err;
+  }
+  return combineHealing(new ServerPools(opened), opened);
+}
+
+async function openPool(opts: OpenStorageOptions, deploymentId: string | undefined): Promise<ErasureSets & HealingHooks> {
   validate(opts);
   const logger = opts.logger ?? NOOP_LOGGER;
   if (opts.drives === undefined) {
     await Promise.all(opts.sets.flat().map((p) => mkdir(p, { recursive: true }).catch(() => undefined)));
   }
   const drives = opts.drives ?? opts.sets.map((s) => s.map((p) => new LocalDrive(p)));
-  const [hasher, { reference, fresh }] = await Promise.all([loadBitrotHasher(), resolveFormats(drives, opts.parity, logger)]);
+  const [hasher, { reference, fresh }] = await Promise.all([loadBitrotHasher(), resolveFormats(drives, opts.parity, logger, deploymentId)]);
   const heals = new HealQueue(logger);
   const locker = opts.locker ?? new LocalLocker();
   let monitor: DriveMonitor | undefined;

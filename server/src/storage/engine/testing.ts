@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import type { ObjectMetadataInput } from './object-layer.js';
+import type { ObjectLayer, ObjectMetadataInput } from './object-layer.js';
 import { openStorage } from './open-storage.js';
 import type { OpenStorageOptions, Storage } from './open-storage.js';
 
@@ -59,12 +59,12 @@ export async function collect(s: Readable): Promise<Buffer> {
 }
 
 /** PUTs a buffer. */
-export async function put(st: Storage, bucket: string, key: string, data: Buffer): Promise<void> {
+export async function put(st: ObjectLayer, bucket: string, key: string, data: Buffer): Promise<void> {
   await st.putObject(bucket, key, Readable.from([data]), { size: data.length, metadata: NO_META });
 }
 
 /** GETs a whole object. */
-export async function get(st: Storage, bucket: string, key: string): Promise<Buffer> {
+export async function get(st: ObjectLayer, bucket: string, key: string): Promise<Buffer> {
   return collect((await st.openObject(bucket, key)).read());
 }
 

@@ -98,17 +98,41 @@ function waitForUp(p: NodeProcess, what: string, ms: number): Promise<void> {
   });
 }
 
-/** Starts `nodes` nodes of `drivesPerNode` drives each and waits until every one serves S3. */
-export async function startCluster(opts: { nodes: number; drivesPerNode: number; env?: Record<string, string> }): Promise<TestCluster> {
-  const port = await freePort(opts.nodes);
+/** One pool of a test cluster: its nodes (numbered after the previous pools' nodes) and drives per node. */
+export interface PoolShape {
+  nodes: number;
+  drivesPerNode: number;
+}
+
+/**
+ * Starts a cluster and waits until every node serves S3: `nodes` nodes of `drivesPerNode` drives in one pool, or
+ * `pools` (one ellipsis argument per pool, as `svc server http://127.0.0.{1...4}:P/m/d{1...4} http://127.0.0.{5...8}:P/m/d{1...2}`).
+ */
+export async function startCluster(opts: { nodes: number; drivesPerNode: number; pools?: PoolShape[]; env?: Record<string, string> }): Promise<TestCluster> {
+  const pools = opts.pools ?? [{ nodes: opts.nodes, drivesPerNode: opts.drivesPerNode }];
+  const total = pools.reduce((a, p) => a + p.nodes, 0);
+  const port = await freePort(total);
   const root = mkdtempSync(join(tmpdir(), 'svc-cluster-'));
   const mount = `/srv/svc-${randomBytes(6).toString('hex')}`;
   mkdirSync(mount, { recursive: true });
-  const args = [`http://127.0.0.{1...${opts.nodes}}:${port}${mount}/d{1...${opts.drivesPerNode}}`];
+  let first = 1;
+  const args = pools.map((p) => {
+    const arg = `http://127.0.0.{${first}...${first + p.nodes - 1}}:${port}${mount}/d{1...${p.drivesPerNode}}`;
+    first += p.nodes;
+    return arg;
+  });
+  const drivesOf = (k: number): number => {
+    let n = k;
+    for (const p of pools) {
+      if (n < p.nodes) return p.drivesPerNode;
+      n -= p.nodes;
+    }
+    return 0;
+  };
   const credentials = { accessKey: `AK${randomBytes(9).toString('hex').toUpperCase()}`, secretKey: randomBytes(20).toString('hex') };
-  const nodes: ClusterNode[] = Array.from({ length: opts.nodes }, (_, k) => {
+  const nodes: ClusterNode[] = Array.from({ length: total }, (_, k) => {
     const dir = join(root, `node${k + 1}`);
-    for (let d = 1; d <= opts.drivesPerNode; d++) mkdirSync(join(dir, `d${d}`), { recursive: true });
+    for (let d = 1; d <= drivesOf(k); d++) mkdirSync(join(dir, `d${d}`), { recursive: true });
     const node: ClusterNode = {
       index: k + 1, host: `127.0.0.${k + 1}`, url: `http://127.0.0.${k + 1}:${port}`, dir, current: undefined,
       output: () => node.current?.output() ?? '',
