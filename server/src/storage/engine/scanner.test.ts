@@ -2,12 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { access, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { decodeObjectRecord, isDeleteMarker } from '../format/index.js';
 import { openStorage } from './open-storage.js';
 import type { Storage } from './open-storage.js';
 import { sampledIn } from './scanner.js';
 import { InvalidStorageConfigError } from './storage-errors.js';
-import { get, pattern, put, testCluster } from './testing.js';
+import { NO_META, collect, get, pattern, put, testCluster } from './testing.js';
 
 /** Keys of several shapes: inline (< 128 KiB), one block, several blocks, nested. */
 const OBJECTS: [string, number][] = [
@@ -159,6 +161,36 @@ test('with sampleEvery 4, four consecutive cycles check each object exactly once
   assert.equal(scanned, objects.size);
   assert.equal(st.healStatus().scanner.objectsHealed, objects.size);
   assertSameFiles(await snapshots(roots), before);
+});
+
+test('a noncurrent version\'s shard directory missing on one drive is found and rebuilt (every version is checked)', async (t) => {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  const st = await c.open({ scanner: false });
+  await st.makeBucket('bkt');
+  const versions: [string, Buffer][] = [];
+  for (const [i, size] of [300 * 1024, 400 * 1024].entries()) {
+    const data = pattern(size, i + 50);
+    const info = await st.putObject('bkt', 'v', Readable.from([data]), { size, metadata: NO_META, versioning: 'enabled' });
+    versions.push([info.versionId!, data]);
+  }
+  await st.deleteObject('bkt', 'v', { versioning: 'enabled' });
+  const roots = c.sets[0]!;
+  const before = await snapshots(roots);
+  const dir = objectDir(roots[0]!, 'v');
+  const record = decodeObjectRecord(await readFile(join(dir, 'xl.meta')));
+  assert.equal(record.versions.length, 3, 'a delete marker over two versions');
+  const oldest = record.versions[2]!;
+  assert.ok(!isDeleteMarker(oldest) && oldest.dataDir !== null);
+  await rm(join(dir, oldest.dataDir), { recursive: true });
+  const res = await st.runScanCycle({ sampleEvery: 1 });
+  assert.equal(res.healsQueued, 1);
+  await st.drainHeals();
+  assertSameFiles(await snapshots(roots), before);
+  for (const [versionId, data] of versions) {
+    assert.ok((await collect((await st.openObject('bkt', 'v', { versionId })).read())).equals(data), `version ${versionId} intact`);
+  }
+  assert.equal(st.healStatus().scanner.objectsHealed, 1);
 });
 
 test('sampling spreads keys over the cycles: each key once in any sampleEvery consecutive cycles', () => {
