@@ -36,7 +36,7 @@ test('over two pools: one scan cycle covers both, the status sums them and names
   assert.ok(inA > 0 && inB > 0, 'both pools hold objects');
 
   const res = await st.runScanCycle({ sampleEvery: 1 });
-  assert.deepEqual(res, { cycle: 1, objectsScanned: objects.size, healsQueued: objects.size, errors: 0, completed: true });
+  assert.deepEqual(res, { cycle: 1, setsScanned: 2, objectsScanned: objects.size, healsQueued: objects.size, errors: 0, completed: true });
   await st.drainHeals();
   const s = st.healStatus();
   assert.equal(s.scanner.objectsHealed, objects.size);

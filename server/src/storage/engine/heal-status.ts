@@ -90,10 +90,11 @@ export function combineHealing<T extends object>(layer: T, pools: readonly Heali
   const hooks: HealingHooks = {
     healStatus: () => mergeHealStatus(pools.map((p) => p.healStatus())),
     runScanCycle: async (opts) => {
-      const total: ScanCycleResult = { cycle: 0, objectsScanned: 0, healsQueued: 0, errors: 0, completed: true };
+      const total: ScanCycleResult = { cycle: 0, setsScanned: 0, objectsScanned: 0, healsQueued: 0, errors: 0, completed: true };
       for (const p of pools) {
         const r = await p.runScanCycle(opts);
         total.cycle = Math.max(total.cycle, r.cycle);
+        total.setsScanned += r.setsScanned;
         total.objectsScanned += r.objectsScanned;
         total.healsQueued += r.healsQueued;
         total.errors += r.errors;

@@ -1,12 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { access, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeObjectRecord, isDeleteMarker } from '../format/index.js';
 import { openStorage } from './open-storage.js';
 import type { Storage } from './open-storage.js';
+import { LocalDrive } from '../drive/index.js';
+import type { Drive } from '../drive/index.js';
 import { sampledIn } from './scanner.js';
 import { InvalidStorageConfigError } from './storage-errors.js';
 import { NO_META, collect, get, pattern, put, testCluster } from './testing.js';
@@ -78,7 +80,7 @@ test('one cycle finds objects missing from a drive and a missing shard file; the
   await rm(await partFile(roots[1]!, 'big'));
 
   const res = await st.runScanCycle({ sampleEvery: 1 });
-  assert.deepEqual(res, { cycle: 1, objectsScanned: OBJECTS.length, healsQueued: 3, errors: 0, completed: true });
+  assert.deepEqual(res, { cycle: 1, setsScanned: 1, objectsScanned: OBJECTS.length, healsQueued: 3, errors: 0, completed: true });
   await st.drainHeals();
   assertSameFiles(await snapshots(roots), before);
   await assertIntact(st, objects);
@@ -243,6 +245,35 @@ test('the background loop runs cycles on its own, heals, and stops on close', as
   assert.equal(closed.running, false);
   const res = await st.runScanCycle();
   assert.equal(res.completed, false, 'a closed storage runs no cycle');
+});
+
+/** A local drive that says it is remote (as a RemoteDrive of another node would). */
+function asRemote(d: LocalDrive): Drive {
+  return new Proxy(d, {
+    get(target, prop) {
+      if (prop === 'isLocal') return false;
+      const v: unknown = Reflect.get(target, prop, target);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
+test('a node scans only the sets whose first online drive it holds, unless asked for all sets', async (t) => {
+  const c = await testCluster(2, 4, 2);
+  t.after(() => c.cleanup());
+  await Promise.all(c.sets.flat().map((p) => mkdir(p, { recursive: true })));
+  // Set 0 starts with a drive of "another node", set 1 with a drive of this one.
+  const drives = c.sets.map((s, si) => s.map((p, i) => (si === 0 && i === 0 ? asRemote(new LocalDrive(p)) : new LocalDrive(p))));
+  const st = await c.open({ drives, scanner: false });
+  await st.makeBucket('bkt');
+  for (let i = 0; i < 20; i++) await put(st, 'bkt', `k${i}`, pattern(100, i));
+  const own = await st.runScanCycle({ sampleEvery: 1 });
+  assert.equal(own.setsScanned, 1);
+  const inSet1 = (await readdir(join(c.sets[1]![1]!, 'bkt'))).filter((n) => n.startsWith('+')).length;
+  assert.equal(own.objectsScanned, inSet1, 'only the keys of set 1');
+  const all = await st.runScanCycle({ sampleEvery: 1, allSets: true });
+  assert.equal(all.setsScanned, 2);
+  assert.equal(all.objectsScanned, 20);
 });
 
 test('bad scanner options are refused with a typed error', async (t) => {

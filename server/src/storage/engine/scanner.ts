@@ -72,6 +72,8 @@ export interface ScannerStatus {
 /** What one cycle did (heals it queued may still be running when it resolves). */
 export interface ScanCycleResult {
   cycle: number;
+  /** Erasure sets walked (see {@link ScanCycleOptions.allSets}). */
+  setsScanned: number;
   objectsScanned: number;
   healsQueued: number;
   errors: number;
@@ -85,6 +87,19 @@ export interface ScanCycleOptions {
   deep?: boolean;
   /** Overrides the sample rate for this cycle (1 checks every object). */
   sampleEvery?: number;
+  /** Also walks the sets this node does not own (see {@link ownsSet}); default false. */
+  allSets?: boolean;
+}
+
+/**
+ * True when this node scans `set`: it holds the set's first online drive. Every node opens every drive
+ * (remote ones over RPC), so without this each node would scan every set; MinIO elects one scanner
+ * leader with a cluster lock, this needs no coordination: the nodes agree on the owner while they agree
+ * on which drives are online, and when the owner's drives go offline the next node takes over.
+ */
+export function ownsSet(set: ErasureSet): boolean {
+  const first = set.drives.find((d) => d.online);
+  return first !== undefined && first.drive.isLocal;
 }
 
 /** The scanner waits for the heal queue to empty when it holds this many tasks (reads' heals are not stuck behind a long backlog). */
@@ -175,7 +190,7 @@ export class Scanner {
   runCycle(opts: ScanCycleOptions = {}): Promise<ScanCycleResult> {
     const sampleEvery = intOption(opts.sampleEvery, this.#opts.sampleEvery, 'sampleEvery', 1);
     const prev = this.#current ?? Promise.resolve();
-    const next = prev.catch(() => undefined).then(() => this.#cycle(opts.deep ?? this.#opts.deep, sampleEvery));
+    const next = prev.catch(() => undefined).then(() => this.#cycle(opts.deep ?? this.#opts.deep, sampleEvery, opts.allSets === true));
     this.#current = next;
     void next.finally(() => { if (this.#current === next) this.#current = undefined; }).catch(() => undefined);
     return next;
@@ -214,9 +229,9 @@ export class Scanner {
     }
   }
 
-  async #cycle(deep: boolean, sampleEvery: number): Promise<ScanCycleResult> {
+  async #cycle(deep: boolean, sampleEvery: number, allSets: boolean): Promise<ScanCycleResult> {
     const cycle = ++this.#st.cycle;
-    const result: ScanCycleResult = { cycle, objectsScanned: 0, healsQueued: 0, errors: 0, completed: false };
+    const result: ScanCycleResult = { cycle, setsScanned: 0, objectsScanned: 0, healsQueued: 0, errors: 0, completed: false };
     if (this.#closed) return result;
     this.#lastStarted = new Date().toISOString();
     this.#st.objectsScannedThisCycle = 0;
@@ -229,6 +244,8 @@ export class Scanner {
     try {
       for (const set of this.#sets) {
         if (this.#closed) return result;
+        if (!allSets && !ownsSet(set)) continue;
+        result.setsScanned++;
         let buckets: string[];
         try {
           buckets = await setBuckets(set);
