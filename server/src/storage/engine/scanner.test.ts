@@ -276,6 +276,19 @@ test('a node scans only the sets whose first online drive it holds, unless asked
   assert.equal(all.objectsScanned, 20);
 });
 
+test('a set below read quorum is counted as an error and logged, not thrown', async (t) => {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  const warnings: string[] = [];
+  const st = await c.open({ scanner: false, logger: { info() {}, warn: (m) => warnings.push(m), error() {} } });
+  await seed(st);
+  for (const root of c.sets[0]!.slice(1)) await rm(root, { recursive: true });
+  const res = await st.runScanCycle({ sampleEvery: 1 });
+  assert.deepEqual(res, { cycle: 1, setsScanned: 1, objectsScanned: 0, healsQueued: 0, errors: 1, completed: true });
+  assert.equal(st.healStatus().scanner.errors, 1);
+  assert.ok(warnings.some((w) => w.startsWith('scanner cycle 1: 1 object(s) or bucket(s) not checked')), warnings.join('\n'));
+});
+
 test('bad scanner options are refused with a typed error', async (t) => {
   const c = await testCluster(1, 4, 2);
   t.after(() => c.cleanup());
