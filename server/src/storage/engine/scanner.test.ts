@@ -297,4 +297,5 @@ test('bad scanner options are refused with a typed error', async (t) => {
   }
   const st = await c.open({ scanner: false });
   assert.throws(() => st.runScanCycle({ sampleEvery: 0 }), InvalidStorageConfigError);
+  assert.throws(() => st.runScanCycle({ deep: 1 as unknown as boolean }), InvalidStorageConfigError);
 });

@@ -189,6 +189,9 @@ export class Scanner {
   /** Runs one full cycle now (after the running one, if any); resolves when the walk is done. */
   runCycle(opts: ScanCycleOptions = {}): Promise<ScanCycleResult> {
     const sampleEvery = intOption(opts.sampleEvery, this.#opts.sampleEvery, 'sampleEvery', 1);
+    for (const flag of ['deep', 'allSets'] as const) {
+      if (opts[flag] !== undefined && typeof opts[flag] !== 'boolean') throw new InvalidStorageConfigError(`scan cycle ${flag} must be a boolean`);
+    }
     const prev = this.#current ?? Promise.resolve();
     const next = prev.catch(() => undefined).then(() => this.#cycle(opts.deep ?? this.#opts.deep, sampleEvery, opts.allSets === true));
     this.#current = next;
