@@ -8,6 +8,7 @@ import { peerPlugin, rpcPlugin, type PeerPluginOptions, type RpcPluginOptions } 
 import { consolePlugin } from './http/console/index.js';
 import { healthPlugin, type HealthSources } from './http/health/index.js';
 import { installS3ClientErrorHandler, s3FrameworkErrors, s3Plugin } from './http/s3/index.js';
+import type { IdentityAuthority } from './iam/index.js';
 import type { ObjectLayer } from './storage/index.js';
 
 /** Everything the :9000 listener serves from. */
@@ -15,6 +16,8 @@ export interface ApiDeps {
   logger: FastifyBaseLogger;
   objectLayer: ObjectLayer;
   lookupSecret: LookupSecret;
+  /** Authorizes signed requests of users and service accounts (the IAM store). */
+  identities?: IdentityAuthority;
   region: string;
   domains: readonly string[];
   healthEnabled: boolean;
@@ -54,7 +57,10 @@ export async function buildApiApp(deps: ApiDeps): Promise<FastifyInstance> {
     await app.register(peerPlugin, deps.cluster.peer);
     for (const plugin of deps.cluster.plugins ?? []) await app.register(plugin);
   }
-  await app.register(s3Plugin, { objectLayer: deps.objectLayer, lookupSecret: deps.lookupSecret, region: deps.region, domains: deps.domains });
+  await app.register(s3Plugin, {
+    objectLayer: deps.objectLayer, lookupSecret: deps.lookupSecret, region: deps.region, domains: deps.domains,
+    ...(deps.identities !== undefined ? { identities: deps.identities } : {}),
+  });
   installS3ClientErrorHandler(app.server);
   return app;
 }

@@ -7,16 +7,16 @@ import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import pino, { type Logger } from 'pino';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { buildApiApp, buildConsoleApp, type ClusterRoutes } from './app.js';
 import {
-  PeerMonitor, RemoteDrive, RpcClient, createClusterLocking, credentialsFingerprint, endpointsFingerprint, losesQuorumWithoutSelf, parseTopology,
+  IamReloadNotifier, PeerMonitor, RemoteDrive, RpcClient, createClusterLocking, iamReloadPlugin, credentialsFingerprint, endpointsFingerprint, losesQuorumWithoutSelf, parseTopology,
   waitForFormatQuorum, waitForPeers, type NodeIdentity, type Topology,
 } from './cluster/index.js';
 import { ConfigError, ConfigErrors, loadConfig, type ListenAddress, type ServerConfig } from './config/index.js';
 import { S3Error } from './http/s3/index.js';
 import type { HealthSources } from './http/health/index.js';
-import { loadOrCreateRootCredentials } from './iam/index.js';
+import { IamStore, loadOrCreateRootCredentials, objectLayerPersistence } from './iam/index.js';
 import { LocalDrive, openPools, openStorage, type Drive, type ObjectLayer, type Storage } from './storage/index.js';
 import { VERSION } from './common/index.js';
 
@@ -127,10 +127,21 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
     onLockLost: (resource, mode, err) => logger.warn(`${mode} lock on ${resource} lost: ${err.message}`),
   });
   let storage: Storage | undefined;
+  // IAM in the system bucket (issue 4): loaded once storage is open, changes announced to every peer.
+  const iamNotifier = new IamReloadNotifier({
+    peers: topology.peers, credentials, onFailure: (node, why) => logger.warn(`IAM reload not confirmed by ${node}: ${why}`),
+  });
+  const iam = new IamStore({
+    root: credentials, persistence: objectLayerPersistence(() => storage), logger,
+    notify: async (changes) => { await iamNotifier.notify(changes); },
+  });
+  const iamReload: FastifyPluginAsync = async (app) => {
+    await app.register(iamReloadPlugin, { credentials, reload: (items) => iam.reload(items) });
+  };
   const startedAt = new Date();
   const healthSources: HealthSources = {
     storage: () => storage ? storage.health() : Promise.reject(new Error('storage is not open yet')),
-    iamReady: () => true,
+    iamReady: () => iam.ready(),
     // The peer round keeps `maintenanceLosesQuorum` (read right after) as fresh as the lock answer.
     lockReady: async () => (await Promise.all([locking.lockReady(), peers.refresh()]))[0],
     readyNeedsLock: true,
@@ -140,7 +151,7 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
   };
   const cluster: ClusterRoutes = {
     rpc: { credentials, drives: localDrives },
-    plugins: [locking.plugin],
+    plugins: [locking.plugin, iamReload],
     peer: {
       credentials,
       info: () => ({
@@ -149,14 +160,15 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
       }),
     },
   };
-  const lookupSecret = async (accessKey: string) => accessKey === credentials.accessKey ? credentials.secretKey : undefined;
   const api = await buildApiApp({
-    logger, objectLayer: startingObjectLayer(() => storage), lookupSecret, region: config.region, domains: config.domains,
+    logger, objectLayer: startingObjectLayer(() => storage), lookupSecret: (ak) => iam.lookupSecret(ak), identities: iam,
+    region: config.region, domains: config.domains,
     healthEnabled: config.healthEndpointsEnabled, healthSources, cluster,
   });
   let consoleApp: FastifyInstance | undefined;
   const close = async (): Promise<void> => {
     peers.stop();
+    iam.close();
     await Promise.allSettled([api.close(), consoleApp?.close()]);
     await storage?.close();
     await locking.close();
@@ -173,6 +185,7 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
       onWait: (s) => { if (++rounds % 5 === 0) print(`Waiting for format quorum: ${s.formatted} formatted, ${s.unformatted} empty, ${s.unreachable} unreachable`); },
     });
     storage = await openPools({ pools, logger, locker: locking.locker });
+    await iam.start();
     consoleApp = await listenConsole(config, logger);
   } catch (err) {
     await close();
@@ -197,14 +210,15 @@ export async function startServer(config: ServerConfig, print: (line: string) =>
   const drives = config.sets.flat();
   if (drives.every((d) => !existsSync(d))) for (const d of drives) mkdirSync(d, { recursive: true });
   const storage = await openStorage({ sets: config.sets, parity: config.parity, logger });
-  const lookupSecret = async (accessKey: string) => accessKey === credentials.accessKey ? credentials.secretKey : undefined;
+  const iam = new IamStore({ root: credentials, persistence: objectLayerPersistence(storage), logger });
+  await iam.start();
   const startedAt = new Date();
   const api = await buildApiApp({
-    logger, objectLayer: storage, lookupSecret, region: config.region, domains: config.domains,
+    logger, objectLayer: storage, lookupSecret: (ak) => iam.lookupSecret(ak), identities: iam, region: config.region, domains: config.domains,
     healthEnabled: config.healthEndpointsEnabled,
     healthSources: {
       storage: () => storage.health(),
-      iamReady: () => true,
+      iamReady: () => iam.ready(),
       // Single node: the namespace lock is in-process and always has quorum.
       lockReady: async () => true,
       version: VERSION,
@@ -236,6 +250,7 @@ export async function startServer(config: ServerConfig, print: (line: string) =>
     apiUrl,
     consoleUrl,
     async close() {
+      iam.close();
       await Promise.allSettled([api.close(), consoleApp?.close()]);
       await storage.close();
       logger.flush?.();

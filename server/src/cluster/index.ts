@@ -14,6 +14,8 @@ export {
   peerPlugin, setWriteQuorum, waitForPeers,
 } from './peer/index.js';
 export type { PeerAnswer, PeerInfo, PeerMonitorOptions, PeerPluginOptions, PeerWaitOptions, PeerWaitResult } from './peer/index.js';
+export { IAM_RELOAD_PATH, IamReloadNotifier, iamReloadPlugin } from './peer/index.js';
+export type { IamNotifyOutcome, IamReloadItem, IamReloadNotifierOptions, IamReloadPluginOptions } from './peer/index.js';
 export {
   DEFAULT_LOCK_TIMING, DistLocker, LOCK_PREFIX, LockLostError, LockQuorumError, LockServer, createClusterLocking, lockPlugin,
   readLockQuorum, writeLockQuorum,

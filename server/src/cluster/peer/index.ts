@@ -10,3 +10,7 @@ export type { PeerWaitOptions, PeerWaitResult } from './wait-for-peers.js';
 export { PeerMonitor } from './peer-monitor.js';
 export type { PeerMonitorOptions } from './peer-monitor.js';
 export { losesQuorumWithoutSelf, nodeQuorum, setWriteQuorum } from './quorum.js';
+export { IAM_RELOAD_KINDS, IAM_RELOAD_PATH, MAX_RELOAD_ITEMS, iamReloadPlugin, parseReloadBody } from './iam-reload-plugin.js';
+export type { IamReloadItem, IamReloadPluginOptions } from './iam-reload-plugin.js';
+export { IamReloadNotifier } from './iam-notifier.js';
+export type { IamNotifyOutcome, IamReloadNotifierOptions } from './iam-notifier.js';

@@ -6,7 +6,7 @@ import { S3Error } from './s3-error.js';
 /**
  * Authorization of unsigned requests by bucket policy (https://docs.aws.amazon.com/AmazonS3/latest/userguide/example-bucket-policies.html):
  * an anonymous request is allowed exactly when the policy of every bucket it touches allows each action it
- * needs for Principal "*" and no Deny applies. Signed requests are the root user's and are always allowed.
+ * needs for Principal "*" and no Deny applies. Signed requests are authorized in authorize-identity.ts.
  */
 
 /** One permission an operation needs: an S3 action on a bucket, or on an object when `key` is set. */
@@ -123,7 +123,7 @@ export function resourceArn(check: PermissionCheck): string {
  * buckets with NoSuchBucket; we answer AccessDenied (as MinIO does), so that unsigned clients cannot
  * probe which bucket names exist.
  */
-async function storedPolicy(layer: ObjectLayer, bucket: string): Promise<string | undefined> {
+export async function storedPolicy(layer: ObjectLayer, bucket: string): Promise<string | undefined> {
   try {
     return await layer.getBucketConfig(bucket, 'policy');
   } catch (err) {

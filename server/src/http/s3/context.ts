@@ -26,8 +26,8 @@ export interface S3Context {
    */
   readonly owner: OwnerView;
   /**
-   * For anonymous requests: whether the bucket policy allows `action` on one key (DeleteObjects checks
-   * s3:DeleteObject per key). Absent for signed requests, which are always allowed.
+   * For anonymous requests and for users: whether `action` on one key is allowed (DeleteObjects checks
+   * s3:DeleteObject per key). Absent for root, which is always allowed.
    */
   readonly authorizeKey?: (bucket: string, key: string, action: string) => boolean;
   /** True when the bucket came from the Host header (virtual-hosted style), not from the path. */

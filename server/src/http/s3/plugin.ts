@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { newHostId, newRequestId } from '../shared/index.js';
 import { verifyRequest, type AnonymousRequest, type LookupSecret } from '../../auth/index.js';
+import type { IdentityAuthority } from '../../iam/index.js';
 import type { ObjectLayer } from '../../storage/index.js';
 import { resolveOperation } from './router.js';
 import { normalizeDomains, pathStylePath, virtualHostBucket } from './virtual-host.js';
@@ -11,11 +12,17 @@ import { SERVER_NAME } from './server-name.js';
 import { ANONYMOUS_OWNER, type S3Context } from './context.js';
 import { applyActualCors } from './operations/cors.js';
 import { authorizeAnonymous } from './authorize.js';
+import { authorizeSigned } from './authorize-identity.js';
 
 /** Options of s3Plugin; services are injected by the composition root (STYLE.md convention 6). */
 export interface S3PluginOptions {
   objectLayer: ObjectLayer;
   lookupSecret: LookupSecret;
+  /**
+   * Decides signed requests of users and service accounts by their identity policies (the IAM store). Without
+   * it every signed request is treated as root's, so `lookupSecret` must then know the root credentials only.
+   */
+  identities?: IdentityAuthority;
   /** Region reported by GetBucketLocation / HeadBucket and accepted as LocationConstraint. */
   region: string;
   /** Clock for signature time checks; defaults to the system clock. */
@@ -93,16 +100,20 @@ export const s3Plugin: FastifyPluginAsync<S3PluginOptions> = async (app, opts) =
           opts.lookupSecret,
           { now: now() },
         );
-      // Signed requests are the root user's (always allowed); unsigned ones only as the bucket policy allows.
-      const authorizeKey = auth.anonymous && op.op !== 'PreflightCors'
-        ? await authorizeAnonymous(opts.objectLayer, op, {
-          // fastify's request.ip: the socket peer, or the forwarded client when the app trusts its proxy.
-          sourceIp: request.ip,
-          secure: request.protocol === 'https',
-          headers,
-          query,
-        })
-        : undefined;
+      const facts = {
+        // fastify's request.ip: the socket peer, or the forwarded client when the app trusts its proxy.
+        sourceIp: request.ip,
+        secure: request.protocol === 'https',
+        headers,
+        query,
+      };
+      // Root is always allowed; users and service accounts as their policies and the bucket policy allow;
+      // unsigned requests only as the bucket policy allows.
+      const authorizeKey = op.op === 'PreflightCors'
+        ? undefined
+        : auth.anonymous
+          ? await authorizeAnonymous(opts.objectLayer, op, facts)
+          : await authorizeSigned(opts.objectLayer, opts.identities, auth.accessKey, op, facts);
       const ctx: S3Context = {
         layer: opts.objectLayer,
         region: opts.region,

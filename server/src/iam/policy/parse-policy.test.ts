@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MalformedPolicyError } from './policy-errors.js';
-import { MAX_POLICY_BYTES, parsePolicy } from './parse-policy.js';
+import { MAX_POLICY_BYTES, parseIdentityPolicy, parsePolicy } from './parse-policy.js';
 
 const stmt = (extra: Record<string, unknown> = {}): Record<string, unknown> =>
   ({ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: 'arn:aws:s3:::bkt/*', ...extra });
@@ -75,5 +75,32 @@ for (const [name, text, message] of malformed) {
       assert.match(e.message, message);
       return true;
     });
+  });
+}
+
+test('parseIdentityPolicy: no Principal, any S3 resource, admin/kms actions, resourceless admin statements', () => {
+  const p = parseIdentityPolicy(doc([
+    { Effect: 'Allow', Action: 's3:GetObject', Resource: ['arn:aws:s3:::any-bucket/*', 'arn:aws:s3:::*'] },
+    { Effect: 'Allow', Action: ['admin:*', 'kms:*'] },
+    { Effect: 'Deny', NotAction: 's3:Get*', Resource: '*' },
+  ]));
+  assert.deepEqual(p.statements.map((s) => s.principal), [{ kind: 'any' }, { kind: 'any' }, { kind: 'any' }]);
+  assert.deepEqual(p.statements[1]?.resources, ['*']);
+  assert.deepEqual(p.statements[2]?.notActions, ['s3:Get*']);
+});
+
+const badIdentity: Array<[string, string, RegExp]> = [
+  ['a Principal', doc(stmt()), /should not specify a principal/],
+  ['a NotPrincipal', doc({ Effect: 'Allow', NotPrincipal: '*', Action: 's3:GetObject', Resource: '*' }), /should not specify a principal/],
+  ['an S3 action without Resource', doc({ Effect: 'Allow', Action: ['s3:GetObject', 'admin:*'] }), /Missing required field Resource/],
+  ['a resource of another service', doc({ Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:sqs:::q' }), /invalid resource/],
+  ['a bare S3 ARN prefix', doc({ Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::' }), /invalid resource/],
+  ['another service action', doc({ Effect: 'Allow', Action: 'ec2:Run', Resource: '*' }), /invalid action/],
+  ['admin actions in a bucket policy', doc(stmt({ Action: 'admin:*' })), /invalid action/],
+];
+for (const [name, text, message] of badIdentity) {
+  test(`parseIdentityPolicy refuses ${name}`, () => {
+    const parse = name.includes('bucket policy') ? () => parsePolicy(text, 'bkt') : () => parseIdentityPolicy(text);
+    assert.throws(parse, (e: unknown) => e instanceof MalformedPolicyError && message.test(e.message));
   });
 }

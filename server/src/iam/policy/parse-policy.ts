@@ -57,8 +57,11 @@ function parsePrincipal(v: unknown): PolicyPrincipal {
   return { kind: 'named', values };
 }
 
-function checkAction(action: string): void {
+function checkAction(action: string, kind: PolicyKind): void {
   if (action === '*') return;
+  // Identity policies may also grant MinIO's admin and KMS actions (issue 5: admin:ServerInfo, admin:CreateUser…);
+  // their names are checked by the admin API that evaluates them.
+  if (kind === 'identity' && /^(admin|kms):[A-Za-z*?]+$/.test(action)) return;
   if (!/^s3:[A-Za-z*?]+$/i.test(action)) fail('Policy has invalid action');
   // A wildcard action must name at least one real action, as on AWS.
   if (!S3_ACTIONS.some((known) => iamWildcardMatch(action, known, true))) fail('Policy has invalid action');
@@ -68,10 +71,15 @@ function checkAction(action: string): void {
  * Resources must be in this bucket: `arn:aws:s3:::<bucket>` or `arn:aws:s3:::<bucket>/<key pattern>`,
  * where the bucket part may itself be a wildcard matching the bucket (AWS: "Policy has invalid resource").
  */
-function checkResource(resource: string, bucket: string): void {
+function checkResource(resource: string, bucket: string | undefined): void {
   if (resource === '*') return;
   const prefix = 'arn:aws:s3:::';
   if (!resource.startsWith(prefix)) fail('Policy has invalid resource');
+  // An identity policy is not attached to a bucket: any S3 resource may be named.
+  if (bucket === undefined) {
+    if (resource === prefix) fail('Policy has invalid resource');
+    return;
+  }
   const rest = resource.slice(prefix.length);
   const slash = rest.indexOf('/');
   const bucketPart = slash === -1 ? rest : rest.slice(0, slash);
@@ -114,7 +122,17 @@ function parseConditions(v: unknown): PolicyCondition[] {
   return out;
 }
 
-function parseStatement(v: unknown, bucket: string): PolicyStatement {
+/**
+ * What a document is: a bucket policy (Principal required, resources in `bucket`) or an identity policy attached
+ * to users (https://docs.aws.amazon.com/IAM/latest/UserGuide/access_policies_identity-vs-resource.html): no
+ * Principal, any S3 resource, and MinIO's admin/kms actions.
+ */
+type PolicyKind = 'bucket' | 'identity';
+
+const ANY_PRINCIPAL: PolicyPrincipal = { kind: 'any' };
+
+function parseStatement(v: unknown, bucket: string | undefined): PolicyStatement {
+  const kind: PolicyKind = bucket === undefined ? 'identity' : 'bucket';
   if (!isObject(v)) fail('Statement must be an object or a list of objects');
   checkFields(v, STATEMENT_FIELDS);
   if (v['Sid'] !== undefined && typeof v['Sid'] !== 'string') fail('Sid must be a string');
@@ -126,13 +144,20 @@ function parseStatement(v: unknown, bucket: string): PolicyStatement {
     if (v[a] === undefined && v[b] === undefined) fail(`Missing required field ${a}`);
     return v[a] !== undefined ? 'a' : 'b';
   };
-  const principalField = one('Principal', 'NotPrincipal');
+  if (kind === 'identity' && (v['Principal'] !== undefined || v['NotPrincipal'] !== undefined)) {
+    fail('Policy document should not specify a principal.');
+  }
+  // An identity policy applies to whoever it is attached to: its statements match every principal.
+  const principalField = kind === 'identity' ? 'a' : one('Principal', 'NotPrincipal');
   const actionField = one('Action', 'NotAction');
-  const resourceField = one('Resource', 'NotResource');
-  const principal = parsePrincipal(principalField === 'a' ? v['Principal'] : v['NotPrincipal']);
+  const principal = kind === 'identity' ? ANY_PRINCIPAL : parsePrincipal(principalField === 'a' ? v['Principal'] : v['NotPrincipal']);
   const actions = stringList(actionField === 'a' ? v['Action'] : v['NotAction'], 'Action');
-  actions.forEach(checkAction);
-  const resources = stringList(resourceField === 'a' ? v['Resource'] : v['NotResource'], 'Resource');
+  for (const a of actions) checkAction(a, kind);
+  // MinIO's built-in consoleAdmin grants admin:* and kms:* without a Resource: allowed for such statements only.
+  const resourceless = kind === 'identity' && actionField === 'a' && v['Resource'] === undefined && v['NotResource'] === undefined
+    && actions.every((a) => /^(admin|kms):/.test(a));
+  const resourceField = resourceless ? 'a' : one('Resource', 'NotResource');
+  const resources = resourceless ? ['*'] : stringList(resourceField === 'a' ? v['Resource'] : v['NotResource'], 'Resource');
   for (const r of resources) checkResource(r, bucket);
   return {
     ...(typeof v['Sid'] === 'string' ? { sid: v['Sid'] } : {}),
@@ -146,6 +171,19 @@ function parseStatement(v: unknown, bucket: string): PolicyStatement {
 
 /** Parses the policy `text` for `bucket`; MalformedPolicyError on anything S3 would refuse. */
 export function parsePolicy(text: string, bucket: string): BucketPolicy {
+  return parseDocument(text, bucket);
+}
+
+/**
+ * Parses an identity policy (attached to users and service accounts, MinIO's `mc admin policy create`):
+ * MalformedPolicyError when it names a Principal, a resource that is not S3, or anything parsePolicy refuses.
+ * Its statements carry Principal "*", so evaluatePolicy applies them to whoever they are attached to.
+ */
+export function parseIdentityPolicy(text: string): BucketPolicy {
+  return parseDocument(text, undefined);
+}
+
+function parseDocument(text: string, bucket: string | undefined): BucketPolicy {
   if (Buffer.byteLength(text, 'utf8') > MAX_POLICY_BYTES) fail(`Policies must not exceed ${MAX_POLICY_BYTES} bytes`);
   if (!text.trimStart().startsWith('{')) fail("Policies must be valid JSON and the first byte must be '{'");
   let doc: unknown;
