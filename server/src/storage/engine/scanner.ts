@@ -199,6 +199,7 @@ export class Scanner {
     return next;
   }
 
+  /** Counters and settings now. */
   status(): ScannerStatus {
     const s: ScannerStatus = {
       enabled: this.#enabled && !this.#closed, running: this.#current !== undefined, ...this.#st,
