@@ -75,6 +75,14 @@ export function requiredPermissions(op: S3Operation): PermissionCheck[] | undefi
     case 'DeleteObjectTagging': return [{ bucket: op.bucket, key: op.key, action: 's3:DeleteObjectTagging' }];
     case 'AbortMultipartUpload': return [{ bucket: op.bucket, key: op.key, action: 's3:AbortMultipartUpload' }];
     case 'ListParts': return [{ bucket: op.bucket, key: op.key, action: 's3:ListMultipartUploadParts' }];
+    case 'GetObjectAttributes':
+      return [{ bucket: op.bucket, key: op.key, action: op.versionId === undefined ? 's3:GetObjectAttributes' : 's3:GetObjectVersionAttributes' }];
+    // The form names its key: the operation authorizes s3:PutObject on it once the policy signature is verified.
+    case 'PostObject': return [];
+    case 'GetBucketEncryption': return onBucket(op.bucket, 's3:GetEncryptionConfiguration');
+    case 'PutBucketEncryption':
+    case 'DeleteBucketEncryption':
+      return onBucket(op.bucket, 's3:PutEncryptionConfiguration');
     default: return op satisfies never;
   }
 }

@@ -18,6 +18,8 @@ import { deleteBucketCors, getBucketCors, preflightCors, putBucketCors } from '.
 import {
   abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listParts, uploadPart,
 } from './operations/multipart.js';
+import { getObjectAttributes } from './operations/object-attributes.js';
+import { S3Error } from './s3-error.js';
 
 /** Hands an authorized request (or an unauthenticated CORS preflight) to its operation handler (exhaustive over S3Operation). */
 export async function dispatch(ctx: S3Context, op: S3Operation): Promise<FastifyReply> {
@@ -59,6 +61,12 @@ export async function dispatch(ctx: S3Context, op: S3Operation): Promise<Fastify
     case 'CompleteMultipartUpload': return completeMultipartUpload(ctx, op.bucket, op.key, op.uploadId);
     case 'AbortMultipartUpload': return abortMultipartUpload(ctx, op.bucket, op.key, op.uploadId);
     case 'ListParts': return listParts(ctx, op.bucket, op.key, op.uploadId);
+    case 'GetObjectAttributes': return getObjectAttributes(ctx, op.bucket, op.key, op.versionId);
+    case 'PostObject': throw new S3Error('NotImplemented', { message: 'POST object uploads (browser forms) are not implemented by this server.' });
+    case 'GetBucketEncryption':
+    case 'PutBucketEncryption':
+    case 'DeleteBucketEncryption':
+      throw new S3Error('NotImplemented', { message: 'Bucket encryption is not implemented by this server.' });
     default: return op satisfies never;
   }
 }

@@ -44,7 +44,12 @@ export type S3Operation =
   | { op: 'UploadPartCopy'; bucket: string; key: string; uploadId: string; partNumber: number; source: CopySource }
   | { op: 'CompleteMultipartUpload'; bucket: string; key: string; uploadId: string }
   | { op: 'AbortMultipartUpload'; bucket: string; key: string; uploadId: string }
-  | { op: 'ListParts'; bucket: string; key: string; uploadId: string };
+  | { op: 'ListParts'; bucket: string; key: string; uploadId: string }
+  | { op: 'GetObjectAttributes'; bucket: string; key: string; versionId?: string }
+  | { op: 'PostObject'; bucket: string }
+  | { op: 'GetBucketEncryption'; bucket: string }
+  | { op: 'PutBucketEncryption'; bucket: string }
+  | { op: 'DeleteBucketEncryption'; bucket: string };
 
 /** The object a copy reads: x-amz-copy-source, with the version it names (absent: the newest). */
 export interface CopySource {
@@ -68,7 +73,7 @@ export interface RouteInput {
 // Sub-resources of the S3 API we recognise but do not implement: answer NotImplemented rather than
 // silently treating e.g. `PUT ?tagging` as a PutObject that would overwrite the object.
 const UNSUPPORTED_SUBRESOURCES = [
-  'accelerate', 'acl', 'analytics', 'attributes', 'encryption', 'intelligent-tiering', 'inventory',
+  'accelerate', 'acl', 'analytics', 'intelligent-tiering', 'inventory',
   'legal-hold', 'lifecycle', 'logging', 'metadataTable', 'metrics', 'notification', 'object-lock',
   'ownershipControls', 'publicAccessBlock', 'replication', 'requestPayment',
   'restore', 'retention', 'select', 'torrent', 'website',
@@ -186,6 +191,7 @@ function bucketOperation(method: string, bucket: string, input: RouteInput): S3O
       if (has(query, 'policyStatus')) return { op: 'GetBucketPolicyStatus', bucket };
       if (has(query, 'versioning')) return { op: 'GetBucketVersioning', bucket };
       if (has(query, 'versions')) return { op: 'ListObjectVersions', bucket };
+      if (has(query, 'encryption')) return { op: 'GetBucketEncryption', bucket };
       rejectUnsupported(query);
       if (has(query, 'tagging')) return { op: 'GetBucketTagging', bucket };
       if (query['list-type'] === '2') return { op: 'ListObjectsV2', bucket };
@@ -197,19 +203,23 @@ function bucketOperation(method: string, bucket: string, input: RouteInput): S3O
       if (has(query, 'cors')) return { op: 'PutBucketCors', bucket };
       if (has(query, 'policy')) return { op: 'PutBucketPolicy', bucket };
       if (has(query, 'versioning')) return { op: 'PutBucketVersioning', bucket };
+      if (has(query, 'encryption')) return { op: 'PutBucketEncryption', bucket };
       rejectUnsupported(query);
       if (has(query, 'tagging')) return { op: 'PutBucketTagging', bucket };
       return { op: 'CreateBucket', bucket };
     case 'DELETE':
       if (has(query, 'cors')) return { op: 'DeleteBucketCors', bucket };
       if (has(query, 'policy')) return { op: 'DeleteBucketPolicy', bucket };
+      if (has(query, 'encryption')) return { op: 'DeleteBucketEncryption', bucket };
       rejectUnsupported(query);
       if (has(query, 'tagging')) return { op: 'DeleteBucketTagging', bucket };
       return { op: 'DeleteBucket', bucket };
     case 'POST':
       if (has(query, 'delete')) return { op: 'DeleteObjects', bucket };
       rejectUnsupported(query);
-      throw new S3Error('NotImplemented', { message: 'POST object uploads (browser forms) are not implemented by this server.' });
+      // A browser-based upload (https://docs.aws.amazon.com/AmazonS3/latest/API/RESTObjectPOST.html): the form
+      // carries its own policy signature, checked by the operation.
+      return { op: 'PostObject', bucket };
     case 'OPTIONS':
       // A CORS preflight (https://docs.aws.amazon.com/AmazonS3/latest/API/API_OPTIONSobject.html).
       return { op: 'PreflightCors', bucket };
@@ -224,6 +234,7 @@ function objectOperation(method: string, bucket: string, key: string, input: Rou
   switch (method) {
     case 'GET':
       if (uploadId !== undefined) return { op: 'ListParts', bucket, key, uploadId };
+      if (has(query, 'attributes')) return { op: 'GetObjectAttributes', bucket, key, ...versionOf(query) };
       rejectUnsupported(query);
       if (has(query, 'tagging')) {
         rejectVersionId(query);

@@ -253,5 +253,11 @@ export function toObjectInfo(bucket: string, meta: ObjectMeta): ObjectInfo {
   };
   if (meta.partCount !== undefined) info.partCount = meta.partCount;
   if (meta.tags !== undefined && meta.tags.length > 0) info.tags = meta.tags.map((t) => ({ key: t.key, value: t.value }));
+  if (meta.partCount !== undefined) {
+    info.parts = meta.parts.map((p) => ({
+      partNumber: p.number, size: p.size, etag: p.etag, checksums: { ...(p.checksums ?? {}) } as ObjectInfo['checksums'],
+    }));
+  }
+  if (meta.internal !== undefined) info.internal = { ...meta.internal };
   return info;
 }

@@ -13,6 +13,7 @@ import type {
   BucketConfigKind, BucketInfo, ChecksumAlgorithm, CompletePart, DeleteObjectOptions, DeleteObjectResult, ListObjectsOptions, ListObjectsResult, ListPartsResult, ListUploadsOptions,
   ListUploadsResult, ObjectInfo, ObjectLayer, ObjectMetadataInput, ObjectTag, OpenObject, PartInfo, PutObjectOptions, StorageHealth,
   ListVersionsOptions, ListVersionsResult, VersioningState, VersionSelector,
+  CompleteMultipartOptions, CreateMultipartOptions,
 } from './object-layer.js';
 import { listObjectVersions } from './list-versions.js';
 import { deleteObject } from './object-delete.js';
@@ -246,7 +247,7 @@ export class ErasureSets implements ObjectLayer {
   }
 
   async createMultipartUpload(
-    bucket: string, key: string, opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm; tags?: ObjectTag[] },
+    bucket: string, key: string, opts: CreateMultipartOptions,
   ): Promise<string> {
     checkObjectName(key);
     await this.#requireBucket(bucket);
@@ -262,11 +263,11 @@ export class ErasureSets implements ObjectLayer {
   }
 
   async completeMultipartUpload(
-    bucket: string, key: string, uploadId: string, parts: CompletePart[], opts: { versioning?: VersioningState } = {},
+    bucket: string, key: string, uploadId: string, parts: CompletePart[], opts: CompleteMultipartOptions = {},
   ): Promise<ObjectInfo> {
     checkObjectName(key);
     await this.#requireBucket(bucket);
-    return completeUpload(this.#setFor(key), bucket, key, uploadId, parts, opts.versioning);
+    return completeUpload(this.#setFor(key), bucket, key, uploadId, parts, opts.versioning, opts.checksums);
   }
 
   async abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void> {

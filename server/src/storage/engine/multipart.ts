@@ -6,7 +6,7 @@ import type { ObjectMeta, PartRecord, UploadRecord } from '../format/index.js';
 import type { ErasureSet } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
 import type {
-  ChecksumAlgorithm, ObjectTag, CompletePart, ListPartsResult, MultipartUploadInfo, ObjectInfo, VersioningState, ObjectMetadataInput, PartInfo,
+  ChecksumAlgorithm, CreateMultipartOptions, CompletePart, ListPartsResult, MultipartUploadInfo, ObjectInfo, VersioningState, ObjectMetadataInput, PartInfo,
   PutObjectOptions, SystemMetadataName,
 } from './object-layer.js';
 import { checkBody, commitObject, dropTemp, encodeToTemp, layoutFor } from './object-write.js';
@@ -56,12 +56,14 @@ export function toUploadInfo(rec: UploadRecord): MultipartUploadInfo {
     metadata: { system: rec.system as Partial<Record<SystemMetadataName, string>>, user: rec.user },
   };
   if (rec.checksumAlgorithm !== undefined) info.checksumAlgorithm = rec.checksumAlgorithm as ChecksumAlgorithm;
+  if (rec.checksumType === 'COMPOSITE' || rec.checksumType === 'FULL_OBJECT') info.checksumType = rec.checksumType;
+  if (rec.internal !== undefined) info.internal = { ...rec.internal };
   return info;
 }
 
 /** CreateMultipartUpload on this set. */
 export async function createUpload(
-  set: ErasureSet, bucket: string, key: string, opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm; tags?: ObjectTag[] },
+  set: ErasureSet, bucket: string, key: string, opts: CreateMultipartOptions,
 ): Promise<string> {
   const uploadId = randomUUID();
   const layout = layoutFor(set, key);
@@ -71,6 +73,8 @@ export async function createUpload(
     k: layout.k, m: layout.m, blockSize: BLOCK_SIZE, distribution: layout.distribution,
   };
   if (opts.checksumAlgorithm !== undefined) rec.checksumAlgorithm = opts.checksumAlgorithm;
+  if (opts.checksumType !== undefined) rec.checksumType = opts.checksumType;
+  if (opts.internal !== undefined && Object.keys(opts.internal).length > 0) rec.internal = { ...opts.internal };
   if (opts.tags !== undefined && opts.tags.length > 0) rec.tags = opts.tags.map((t) => ({ key: t.key, value: t.value }));
   const data = encodeUploadRecord(rec);
   const dir = uploadDir(bucket, key, uploadId);
@@ -168,6 +172,7 @@ export async function listParts(
 /** CompleteMultipartUpload on this set. */
 export async function completeUpload(
   set: ErasureSet, bucket: string, key: string, uploadId: string, parts: readonly CompletePart[], versioning?: VersioningState,
+  checksums?: Partial<Record<ChecksumAlgorithm, string>>,
 ): Promise<ObjectInfo> {
   const rec = await readUpload(set, bucket, key, uploadId);
   const dir = uploadDir(bucket, key, uploadId);
@@ -196,14 +201,17 @@ export async function completeUpload(
     modTime: Date.now(),
     system: { ...rec.system },
     user: { ...rec.user },
-    checksums: {},
+    checksums: { ...(checksums ?? {}) },
     partCount: chosen.length,
     erasure: { k: rec.k, m: rec.m, blockSize: rec.blockSize, index: 0, distribution: rec.distribution },
     dataDir,
-    parts: chosen.map((p) => ({ number: p.number, size: p.size, etag: p.etag })),
+    parts: chosen.map((p) => (Object.keys(p.checksums).length > 0
+      ? { number: p.number, size: p.size, etag: p.etag, checksums: { ...p.checksums } }
+      : { number: p.number, size: p.size, etag: p.etag })),
     inline: null,
   };
   if (rec.tags !== undefined && rec.tags.length > 0) meta.tags = rec.tags;
+  if (rec.internal !== undefined) meta.internal = { ...rec.internal };
   const keep = chosen.map((p) => `part.${p.number}`);
   await commitObject(set, bucket, key, meta, set.drives.map(() => true), null, () => ({ srcDataPath: `${dir}/parts`, dataDir, keepFiles: keep }), versioning);
   await set.each((d) => d.deleteSysPath(dir));

@@ -49,7 +49,24 @@ export interface ObjectInfo {
   tags?: ObjectTag[];
   /** S3 version id: a UUID, or "null" for the null version (every object of an unversioned bucket). */
   versionId?: string;
+  /** The parts of a multipart object (stored sizes, ETags and part checksums); absent for a single PUT. */
+  parts?: ObjectPartInfo[];
+  /** Server-reserved metadata stored with the version (PutObjectOptions.internal); absent when none. */
+  internal?: Record<string, string>;
 }
+
+/** One part of a stored multipart object. */
+export interface ObjectPartInfo {
+  partNumber: number;
+  /** Bytes of the part as stored. */
+  size: number;
+  etag: string;
+  /** The part's additional checksums, when the upload declared an algorithm. */
+  checksums: Partial<Record<ChecksumAlgorithm, string>>;
+}
+
+/** Checksum type of a multipart upload (x-amz-checksum-type). */
+export type MultipartChecksumType = 'COMPOSITE' | 'FULL_OBJECT';
 
 export interface BucketInfo {
   name: string;
@@ -77,6 +94,29 @@ export interface PutObjectOptions {
   tags?: ObjectTag[];
   /** The bucket's versioning state (absent: never versioned, the write replaces the object). */
   versioning?: VersioningState;
+  /**
+   * Server-reserved metadata stored with the version and returned in ObjectInfo.internal, opaque to the engine
+   * (the API layer keeps its server-side encryption seals here).
+   */
+  internal?: Record<string, string>;
+}
+
+/** Options of {@link ObjectLayer.createMultipartUpload}. */
+export interface CreateMultipartOptions {
+  metadata: ObjectMetadataInput;
+  checksumAlgorithm?: ChecksumAlgorithm;
+  /** Declared checksum type; absent means COMPOSITE when an algorithm is declared. */
+  checksumType?: MultipartChecksumType;
+  tags?: ObjectTag[];
+  /** Server-reserved metadata for the completed object (PutObjectOptions.internal). */
+  internal?: Record<string, string>;
+}
+
+/** Options of {@link ObjectLayer.completeMultipartUpload}. */
+export interface CompleteMultipartOptions {
+  versioning?: VersioningState;
+  /** The object's checksums (COMPOSITE `<value>-N` or FULL_OBJECT), computed by the caller from the parts. */
+  checksums?: Partial<Record<ChecksumAlgorithm, string>>;
 }
 
 /** An object opened for reading: metadata read at quorum once, then any range streamed. */
@@ -118,6 +158,10 @@ export interface MultipartUploadInfo {
   metadata: ObjectMetadataInput;
   /** Checksum algorithm declared at CreateMultipartUpload (x-amz-checksum-algorithm), if any. */
   checksumAlgorithm?: ChecksumAlgorithm;
+  /** Checksum type declared at CreateMultipartUpload (x-amz-checksum-type), if any. */
+  checksumType?: MultipartChecksumType;
+  /** Server-reserved metadata given at CreateMultipartUpload, if any. */
+  internal?: Record<string, string>;
 }
 
 export interface ListPartsResult {
@@ -272,11 +316,7 @@ export interface ObjectLayer {
   /** ListObjectVersions: every version and delete marker (see ListVersionsOptions). */
   listObjectVersions(bucket: string, opts: ListVersionsOptions): Promise<ListVersionsResult>;
 
-  createMultipartUpload(
-    bucket: string,
-    key: string,
-    opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm; tags?: ObjectTag[] },
-  ): Promise<string>;
+  createMultipartUpload(bucket: string, key: string, opts: CreateMultipartOptions): Promise<string>;
   putObjectPart(
     bucket: string,
     key: string,
@@ -286,7 +326,7 @@ export interface ObjectLayer {
     opts: Omit<PutObjectOptions, 'metadata'>,
   ): Promise<PartInfo>;
   completeMultipartUpload(
-    bucket: string, key: string, uploadId: string, parts: CompletePart[], opts?: { versioning?: VersioningState },
+    bucket: string, key: string, uploadId: string, parts: CompletePart[], opts?: CompleteMultipartOptions,
   ): Promise<ObjectInfo>;
   abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void>;
   listParts(bucket: string, key: string, uploadId: string, opts: { partNumberMarker: number; maxParts: number }): Promise<ListPartsResult>;

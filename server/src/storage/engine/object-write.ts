@@ -141,6 +141,7 @@ export async function putObject(
       inline: null,
     };
     if (opts.tags !== undefined && opts.tags.length > 0) meta.tags = opts.tags.map((t) => ({ key: t.key, value: t.value }));
+    if (opts.internal !== undefined && Object.keys(opts.internal).length > 0) meta.internal = { ...opts.internal };
     const byShard = shardDrives(layout.distribution);
     const mask = set.drives.map(() => false);
     result.written.forEach((w, s) => { if (w) mask[byShard[s]!] = true; });

@@ -8,6 +8,7 @@ import type {
   BucketConfigKind, BucketInfo, ChecksumAlgorithm, CompletePart, DeleteObjectOptions, DeleteObjectResult, ListObjectsOptions,
   ListObjectsResult, ListPartsResult, ListUploadsOptions, ListUploadsResult, ListVersionsOptions, ListVersionsResult, ObjectInfo,
   ObjectLayer, ObjectMetadataInput, ObjectTag, OpenObject, PartInfo, PutObjectOptions, StorageHealth, VersioningState, VersionSelector,
+  CompleteMultipartOptions, CreateMultipartOptions,
 } from './object-layer.js';
 import { BucketExistsError, BucketNotEmptyError, UploadNotFoundError } from './storage-errors.js';
 
@@ -197,7 +198,7 @@ export class ServerPools implements ObjectLayer {
   }
 
   async createMultipartUpload(
-    bucket: string, key: string, opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm; tags?: ObjectTag[] },
+    bucket: string, key: string, opts: CreateMultipartOptions,
   ): Promise<string> {
     return (await this.#writePool(bucket, key)).createMultipartUpload(bucket, key, opts);
   }
@@ -213,7 +214,7 @@ export class ServerPools implements ObjectLayer {
   }
 
   completeMultipartUpload(
-    bucket: string, key: string, uploadId: string, parts: CompletePart[], opts: { versioning?: VersioningState } = {},
+    bucket: string, key: string, uploadId: string, parts: CompletePart[], opts: CompleteMultipartOptions = {},
   ): Promise<ObjectInfo> {
     return this.#withUpload((p) => p.completeMultipartUpload(bucket, key, uploadId, parts, opts));
   }

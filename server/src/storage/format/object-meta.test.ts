@@ -108,3 +108,17 @@ test('records with several versions, a lone marker or a lone non-null version ar
   assert.throws(() => decodeObjectRecord(encodeObjectRecord({ key: 'k', writeId: 'w', versions: [] })), /missing versions/);
   assert.throws(() => decodeObjectRecord(empty.subarray(0, 12)), CorruptRecordError);
 });
+
+test('part checksums and server-reserved internal metadata round-trip; absent ones are not written', () => {
+  const meta: ObjectMeta = {
+    versionId: 'v', key: 'k', size: 6, etag: 'abc-2', modTime: 1, system: {}, user: {}, checksums: { CRC32: 'AAAAAA==-2' }, partCount: 2,
+    internal: { 'sse.kind': 'SSE-C', 'sse.size': '6' },
+    erasure: { k: 2, m: 2, blockSize: 1 << 20, index: 1, distribution: [1, 2, 3, 4] },
+    dataDir: '2b9a3c51-1f7e-4a57-8e0c-1d2e3f4a5b6c',
+    parts: [{ number: 1, size: 3, etag: 'a', checksums: { CRC32: 'AQIDBA==' } }, { number: 2, size: 3, etag: 'b' }],
+    inline: null,
+  };
+  assert.deepEqual(decodeObjectMeta(encodeObjectMeta(meta)), meta);
+  const { internal: _internal, ...plain } = meta;
+  assert.ok(!encodeObjectMeta(plain).includes(Buffer.from('internal')));
+});

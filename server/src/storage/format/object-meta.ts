@@ -35,6 +35,8 @@ export interface PartMeta {
   number: number;
   size: number;
   etag: string;
+  /** The part's additional checksums (multipart uploads with a checksum algorithm); absent when none. */
+  checksums?: Record<string, string>;
 }
 
 /** One object tag as stored. */
@@ -65,6 +67,11 @@ export interface ObjectMeta {
    * tagging existed and when untagged. A list, not a map: any string is a valid tag key ("__proto__" too).
    */
   tags?: ObjectTagMeta[];
+  /**
+   * Server-reserved metadata the API layer stores with the version and the engine never interprets (server-side
+   * encryption seals, the plaintext size and ETag of encrypted data); absent when empty.
+   */
+  internal?: Record<string, string>;
   erasure: ErasureInfo;
   /** UUID of the data directory, or null when the data is inline. */
   dataDir: string | null;
@@ -150,12 +157,19 @@ function decodeV1(o: Record<string, unknown>): ObjectMeta {
       k: num(e, 'k'), m: num(e, 'm'), blockSize: num(e, 'blockSize'), index: num(e, 'index'), distribution: dist as number[],
     },
     dataDir,
-    parts: parts.map((p: Record<string, unknown>) => ({ number: num(p, 'number'), size: num(p, 'size'), etag: str(p, 'etag') })),
+    parts: parts.map((p: Record<string, unknown>): PartMeta => {
+      const part: PartMeta = { number: num(p, 'number'), size: num(p, 'size'), etag: str(p, 'etag') };
+      const sums = strMap(p.checksums);
+      if (Object.keys(sums).length > 0) part.checksums = sums;
+      return part;
+    }),
     inline: bytes(o.inline),
   };
   if (typeof o.partCount === 'number') meta.partCount = o.partCount;
   const tags = tagList(o.tags);
   if (tags.length > 0) meta.tags = tags;
+  const internal = strMap(o.internal);
+  if (Object.keys(internal).length > 0) meta.internal = internal;
   return meta;
 }
 
@@ -216,9 +230,12 @@ export function decodeObjectMeta(data: Uint8Array): ObjectMeta {
 }
 
 function objectFields(meta: ObjectMeta): Record<string, unknown> {
-  const { partCount, tags, ...rest } = meta;
+  const { partCount, tags, internal, ...rest } = meta;
   return {
     ...rest,
+    // Same key position as before (spreading keeps it), so records without part checksums stay byte-identical.
+    parts: meta.parts.map(({ checksums, ...p }) => (checksums !== undefined && Object.keys(checksums).length > 0 ? { ...p, checksums } : p)),
+    ...(internal !== undefined && Object.keys(internal).length > 0 ? { internal: { ...internal } } : {}),
     ...(partCount !== undefined ? { partCount } : {}),
     ...(tags !== undefined && tags.length > 0 ? { tags: tags.map((t) => ({ key: t.key, value: t.value })) } : {}),
   };

@@ -40,6 +40,10 @@ export interface UploadRecord {
   system: Record<string, string>;
   user: Record<string, string>;
   checksumAlgorithm?: string;
+  /** x-amz-checksum-type declared at CreateMultipartUpload ("COMPOSITE" or "FULL_OBJECT"); absent: COMPOSITE. */
+  checksumType?: string;
+  /** Server-reserved metadata for the completed object (see ObjectMeta.internal); absent when none. */
+  internal?: Record<string, string>;
   /** Tags for the completed object (x-amz-tagging at CreateMultipartUpload); absent when none. */
   tags?: Array<{ key: string; value: string }>;
   k: number;
@@ -119,10 +123,12 @@ function configMap(what: string, v: unknown): Record<string, BucketConfigEntry> 
 
 /** Encodes an upload record. */
 export function encodeUploadRecord(r: UploadRecord): Buffer {
-  const { checksumAlgorithm, tags, ...rest } = r;
+  const { checksumAlgorithm, checksumType, internal, tags, ...rest } = r;
   return encodeEnvelope('SVCU', 1, {
     ...rest,
     ...(checksumAlgorithm !== undefined ? { checksumAlgorithm } : {}),
+    ...(checksumType !== undefined ? { checksumType } : {}),
+    ...(internal !== undefined && Object.keys(internal).length > 0 ? { internal } : {}),
     ...(tags !== undefined && tags.length > 0 ? { tags } : {}),
   });
 }
@@ -147,6 +153,11 @@ export function decodeUploadRecord(data: Uint8Array): UploadRecord {
     distribution: dist as number[],
   };
   if (typeof o.checksumAlgorithm === 'string') r.checksumAlgorithm = o.checksumAlgorithm;
+  if (typeof o.checksumType === 'string') r.checksumType = o.checksumType;
+  if (o.internal !== undefined) {
+    const internal = strMap(o.internal);
+    if (Object.keys(internal).length > 0) r.internal = internal;
+  }
   if (o.tags !== undefined) r.tags = tagList(what, o.tags);
   return r;
 }

@@ -1,6 +1,6 @@
 import { pipeline, type Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import { combineCompositeChecksum, parseChecksumAlgorithm, type ChecksumAlgorithm } from '../../../common/index.js';
+import { checksumAlgorithmFromHeaderName, parseChecksumAlgorithm, type ChecksumAlgorithm } from '../../../common/index.js';
 import type { PartInfo } from '../../../storage/index.js';
 import { header, sendEmpty, sendXml, type S3Context } from '../context.js';
 import { openBody, readXmlBody } from '../body.js';
@@ -14,6 +14,7 @@ import { encodeCompleteMultipartUpload, encodeInitiateMultipartUpload, encodeLis
 import { S3Error } from '../s3-error.js';
 import { payloadChecksums, rejectUnsupportedWriteHeaders, storedChecksumHeaders, writtenVersionHeader } from './object-put.js';
 import { bucketVersioning } from './versioning.js';
+import { checkCompleteAssertions, defaultChecksumType, objectChecksum, parseChecksumDeclaration } from './multipart-checksum.js';
 
 const MULTIPART_UNSUPPORTED: ReadonlyArray<[string, string]> = [
   ['x-amz-server-side-encryption', 'Server-side encryption'],
@@ -24,30 +25,23 @@ const MULTIPART_UNSUPPORTED: ReadonlyArray<[string, string]> = [
 
 /**
  * CreateMultipartUpload (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateMultipartUpload.html).
- * x-amz-checksum-algorithm declares the per-part checksum; the object then gets a COMPOSITE checksum.
- * FULL_OBJECT multipart checksums need CRC combination and are refused for now. x-amz-tagging tags are
- * kept with the upload and given to the completed object.
+ * x-amz-checksum-algorithm declares the per-part checksum and x-amz-checksum-type how the object's checksum
+ * is built from them (multipart-checksum.ts). x-amz-tagging tags are kept with the upload and given to the
+ * completed object.
  */
 export async function createMultipartUpload(ctx: S3Context, bucket: string, key: string): Promise<FastifyReply> {
   rejectUnsupportedWriteHeaders(ctx, MULTIPART_UNSUPPORTED);
   const metadata = parseMetadata(ctx.headers);
   const tags = parseTaggingHeader(header(ctx, 'x-amz-tagging'));
-  const rawAlg = header(ctx, 'x-amz-checksum-algorithm');
-  const checksumAlgorithm = rawAlg === undefined ? undefined : parseChecksumAlgorithm(rawAlg);
-  if (rawAlg !== undefined && checksumAlgorithm === undefined) {
-    throw new S3Error('InvalidArgument', { message: 'Invalid checksum algorithm.', extra: { ArgumentName: 'x-amz-checksum-algorithm', ArgumentValue: rawAlg } });
-  }
-  const type = header(ctx, 'x-amz-checksum-type')?.toUpperCase();
-  if (type !== undefined && type !== 'COMPOSITE') {
-    throw new S3Error('NotImplemented', { message: `Multipart checksum type ${type} is not implemented by this server; use COMPOSITE.` });
-  }
+  const { algorithm: checksumAlgorithm, type: checksumType } = parseChecksumDeclaration(ctx);
   const uploadId = await ctx.layer.createMultipartUpload(bucket, key, {
     metadata,
     ...(checksumAlgorithm !== undefined ? { checksumAlgorithm } : {}),
+    ...(checksumType !== undefined ? { checksumType } : {}),
     ...(tags.length > 0 ? { tags } : {}),
   });
-  if (checksumAlgorithm !== undefined) {
-    ctx.reply.header('x-amz-checksum-algorithm', checksumAlgorithm).header('x-amz-checksum-type', 'COMPOSITE');
+  if (checksumAlgorithm !== undefined && checksumType !== undefined) {
+    ctx.reply.header('x-amz-checksum-algorithm', checksumAlgorithm).header('x-amz-checksum-type', checksumType);
   }
   return sendXml(ctx, 200, encodeInitiateMultipartUpload(bucket, key, uploadId));
 }
@@ -118,10 +112,12 @@ async function allParts(ctx: S3Context, bucket: string, key: string, uploadId: s
  * CompleteMultipartUpload (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CompleteMultipartUpload.html).
  * Part order, ETags and sizes are checked by the engine (InvalidPartOrder / InvalidPart / EntityTooSmall).
  * With a declared checksum algorithm, per-part checksums the client lists must match the stored ones and
- * the object's checksum is the COMPOSITE of the part checksums.
+ * the object's checksum (COMPOSITE or FULL_OBJECT) is built from them and stored with the object.
  */
 export async function completeMultipartUpload(ctx: S3Context, bucket: string, key: string, uploadId: string): Promise<FastifyReply> {
-  const requested = decodeCompleteMultipartUpload(await readXmlBody(ctx));
+  // Here x-amz-checksum-<alg> asserts the object's checksum, not the XML body's: the body is read without it.
+  const bodyHeaders = Object.fromEntries(Object.entries(ctx.headers).filter(([name]) => checksumAlgorithmFromHeaderName(name) === undefined));
+  const requested = decodeCompleteMultipartUpload(await readXmlBody({ ...ctx, headers: bodyHeaders }));
   // Order is a property of the request alone: checked here so the answer never depends on which part
   // the engine happens to inspect first.
   for (let i = 1; i < requested.length; i++) {
@@ -129,9 +125,10 @@ export async function completeMultipartUpload(ctx: S3Context, bucket: string, ke
   }
   const { upload } = await ctx.layer.listParts(bucket, key, uploadId, { partNumberMarker: 0, maxParts: 0 });
   const alg = upload.checksumAlgorithm;
+  const declared = { ...(alg !== undefined ? { algorithm: alg, type: upload.checksumType ?? defaultChecksumType(alg) } : {}) };
+  const stored = new Map((await allParts(ctx, bucket, key, uploadId)).map((p) => [p.partNumber, p]));
   let composite: string | undefined;
   if (alg !== undefined) {
-    const stored = new Map((await allParts(ctx, bucket, key, uploadId)).map((p) => [p.partNumber, p]));
     const values = requested.map((r) => {
       const part = stored.get(r.partNumber);
       const value = part?.checksums[alg];
@@ -139,14 +136,18 @@ export async function completeMultipartUpload(ctx: S3Context, bucket: string, ke
       if (part === undefined || value === undefined || (claimed !== undefined && claimed !== value)) {
         throw new S3Error('InvalidPart', { extra: { PartNumber: String(r.partNumber) } });
       }
-      return value;
+      return { checksum: value, size: part.size };
     });
-    // The engine validates order and ETags; composing over an invalid list is harmless because it fails.
-    composite = combineCompositeChecksum(alg, values);
+    // The engine validates order and ETags; combining over an invalid list is harmless because it fails.
+    composite = objectChecksum(alg, declared.type ?? defaultChecksumType(alg), values);
   }
+  checkCompleteAssertions(ctx, declared, composite, requested.reduce((sum, r) => sum + (stored.get(r.partNumber)?.size ?? 0), 0));
   const versioning = await bucketVersioning(ctx.layer, bucket);
   const info = await ctx.layer.completeMultipartUpload(
-    bucket, key, uploadId, requested.map((p) => ({ partNumber: p.partNumber, etag: p.etag })), versioning === undefined ? {} : { versioning },
+    bucket, key, uploadId, requested.map((p) => ({ partNumber: p.partNumber, etag: p.etag })), {
+      ...(versioning !== undefined ? { versioning } : {}),
+      ...(alg !== undefined && composite !== undefined ? { checksums: { [alg]: composite } } : {}),
+    },
   );
   writtenVersionHeader(ctx, versioning, info.versionId);
   const checksums: ChecksumValues = { ...info.checksums };
@@ -155,7 +156,10 @@ export async function completeMultipartUpload(ctx: S3Context, bucket: string, ke
   const keyPath = key.split('/').map(encodeURIComponent).join('/');
   const location = ctx.virtualHosted ? `http://${host}/${keyPath}` : `http://${host}/${encodeURIComponent(bucket)}/${keyPath}`;
   ctx.reply.headers(storedChecksumHeaders(checksums));
-  return sendXml(ctx, 200, encodeCompleteMultipartUpload({ location, bucket, key, etag: info.etag, checksums }));
+  if (declared.type !== undefined) ctx.reply.header('x-amz-checksum-type', declared.type);
+  return sendXml(ctx, 200, encodeCompleteMultipartUpload({
+    location, bucket, key, etag: info.etag, checksums, ...(declared.type !== undefined ? { checksumType: declared.type } : {}),
+  }));
 }
 
 /** AbortMultipartUpload: 204 (https://docs.aws.amazon.com/AmazonS3/latest/API/API_AbortMultipartUpload.html). */

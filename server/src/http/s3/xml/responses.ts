@@ -159,13 +159,16 @@ export function encodeInitiateMultipartUpload(bucket: string, key: string, uploa
 }
 
 /** CompleteMultipartUploadResult. */
-export function encodeCompleteMultipartUpload(v: { location: string; bucket: string; key: string; etag: string; checksums: ChecksumValues }): string {
+export function encodeCompleteMultipartUpload(v: {
+  location: string; bucket: string; key: string; etag: string; checksums: ChecksumValues; checksumType?: string;
+}): string {
   return xmlDocument('CompleteMultipartUploadResult', {
     Location: v.location,
     Bucket: v.bucket,
     Key: v.key,
     ETag: quoteEtag(v.etag),
     ...checksumElements(v.checksums),
+    ChecksumType: v.checksumType,
   }, S3_XMLNS);
 }
 
