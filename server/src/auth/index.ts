@@ -8,6 +8,8 @@ export type { LookupSecret } from './credentials.js';
 export { verifyRequest } from './sigv4/verify-request.js';
 export type { VerifyOptions } from './sigv4/verify-common.js';
 export { decodePayload } from './sigv4/decode-payload.js';
+export { verifyPostPolicySignature } from './sigv4/verify-post-policy.js';
+export type { PostSignatureFields } from './sigv4/verify-post-policy.js';
 export { SigV4Error, isSigV4Error } from './sigv4/sigv4-errors.js';
 export type { SigV4ErrorCode } from './sigv4/sigv4-errors.js';
 export type {

@@ -1,8 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import type { VerifiedRequest } from '../../auth/index.js';
+import type { LookupSecret, VerifiedRequest } from '../../auth/index.js';
 import type { ObjectLayer } from '../../storage/index.js';
 import type { OwnerView } from './xml/responses.js';
+import type { S3Operation } from './router.js';
 
 /**
  * Everything an operation handler needs for one request (STYLE.md §2 `context.ts`): the parsed request,
@@ -32,6 +33,13 @@ export interface S3Context {
   readonly authorizeKey?: (bucket: string, key: string, action: string) => boolean;
   /** True when the bucket came from the Host header (virtual-hosted style), not from the path. */
   readonly virtualHosted: boolean;
+  /** Secrets of access keys, for operations that carry their own signature (POST policy forms). */
+  readonly lookupSecret?: LookupSecret;
+  /**
+   * Authorizes `op` for `accessKey` (undefined: an unsigned request), as the plugin does for ordinary requests;
+   * throws AccessDenied. Used by operations that authenticate themselves (PostObject).
+   */
+  readonly authorizeAs?: (accessKey: string | undefined, op: S3Operation) => Promise<void>;
 }
 
 /**

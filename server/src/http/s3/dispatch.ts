@@ -19,6 +19,7 @@ import {
   abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listParts, uploadPart,
 } from './operations/multipart.js';
 import { getObjectAttributes } from './operations/object-attributes.js';
+import { postObject } from './operations/post-object.js';
 import { S3Error } from './s3-error.js';
 
 /** Hands an authorized request (or an unauthenticated CORS preflight) to its operation handler (exhaustive over S3Operation). */
@@ -62,7 +63,7 @@ export async function dispatch(ctx: S3Context, op: S3Operation): Promise<Fastify
     case 'AbortMultipartUpload': return abortMultipartUpload(ctx, op.bucket, op.key, op.uploadId);
     case 'ListParts': return listParts(ctx, op.bucket, op.key, op.uploadId);
     case 'GetObjectAttributes': return getObjectAttributes(ctx, op.bucket, op.key, op.versionId);
-    case 'PostObject': throw new S3Error('NotImplemented', { message: 'POST object uploads (browser forms) are not implemented by this server.' });
+    case 'PostObject': return postObject(ctx, op.bucket);
     case 'GetBucketEncryption':
     case 'PutBucketEncryption':
     case 'DeleteBucketEncryption':

@@ -93,7 +93,8 @@ export const s3Plugin: FastifyPluginAsync<S3PluginOptions> = async (app, opts) =
       }
       // A CORS preflight carries no credentials by design (Fetch standard, CORS-preflight fetch): answered
       // from the bucket's CORS rules alone.
-      const auth = op.op === 'PreflightCors'
+      // A POST form carries its signature in the form (policy), checked by the operation once the fields are read.
+      const auth = op.op === 'PreflightCors' || op.op === 'PostObject'
         ? PREFLIGHT_AUTH
         : await verifyRequest(
           { method: request.method, rawPath, rawQuery, headers, rawHeaders: request.raw.rawHeaders },
@@ -109,7 +110,7 @@ export const s3Plugin: FastifyPluginAsync<S3PluginOptions> = async (app, opts) =
       };
       // Root is always allowed; users and service accounts as their policies and the bucket policy allow;
       // unsigned requests only as the bucket policy allows.
-      const authorizeKey = op.op === 'PreflightCors'
+      const authorizeKey = op.op === 'PreflightCors' || op.op === 'PostObject'
         ? undefined
         : auth.anonymous
           ? await authorizeAnonymous(opts.objectLayer, op, facts)
@@ -127,6 +128,11 @@ export const s3Plugin: FastifyPluginAsync<S3PluginOptions> = async (app, opts) =
         owner: auth.anonymous ? ANONYMOUS_OWNER : { id: auth.accessKey, displayName: auth.accessKey },
         virtualHosted: vhostBucket !== undefined,
         ...(authorizeKey !== undefined ? { authorizeKey } : {}),
+        lookupSecret: opts.lookupSecret,
+        authorizeAs: async (accessKey, asOp) => {
+          if (accessKey === undefined) await authorizeAnonymous(opts.objectLayer, asOp, facts);
+          else await authorizeSigned(opts.objectLayer, opts.identities, accessKey, asOp, facts);
+        },
       };
       return await dispatch(ctx, op);
     } catch (err) {

@@ -1,0 +1,88 @@
+/**
+ * Must show 2 (issue 8), presigned POST: Debian's python3-boto3 builds a browser upload form with
+ * generate_presigned_post, and a plain urllib multipart/form-data POST (no requests library) uploads through it;
+ * the policy's conditions (key prefix, content-length-range) are enforced.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSvc, type SvcProcess } from '../helpers/svc-process.js';
+import { runOk } from '../helpers/run.js';
+
+let svc: SvcProcess;
+let work: string;
+
+before(async () => {
+  svc = await startSvc({ drives: 4 });
+  work = mkdtempSync(join(tmpdir(), 'svc-boto3-post-'));
+});
+
+after(async () => {
+  await svc?.stop();
+  svc?.cleanup();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+const SCRIPT = `
+import sys, uuid, urllib.request, urllib.error, boto3
+from botocore.config import Config
+url, ak, sk = sys.argv[1:4]
+s3 = boto3.client('s3', endpoint_url=url, aws_access_key_id=ak, aws_secret_access_key=sk, region_name='us-east-1',
+                  config=Config(s3={'addressing_style': 'path'}, signature_version='s3v4', retries={'max_attempts': 1}))
+B = 'boto-post'
+s3.create_bucket(Bucket=B)
+
+def upload(post, filename, data, extra=None):
+    boundary = uuid.uuid4().hex
+    fields = dict(post['fields'])
+    fields.update(extra or {})
+    body = b''
+    for k, v in fields.items():
+        body += ('--%s\\r\\nContent-Disposition: form-data; name="%s"\\r\\n\\r\\n%s\\r\\n' % (boundary, k, v)).encode()
+    body += ('--%s\\r\\nContent-Disposition: form-data; name="file"; filename="%s"\\r\\nContent-Type: application/octet-stream\\r\\n\\r\\n' % (boundary, filename)).encode()
+    body += data + ('\\r\\n--%s--\\r\\n' % boundary).encode()
+    req = urllib.request.Request(post['url'], data=body, method='POST',
+                                 headers={'Content-Type': 'multipart/form-data; boundary=' + boundary})
+    try:
+        with urllib.request.urlopen(req) as res:
+            return res.status, res.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+post = s3.generate_presigned_post(B, 'uploads/\${filename}',
+                                  Fields={'success_action_status': '201', 'Content-Type': 'text/plain'},
+                                  Conditions=[{'success_action_status': '201'}, ['starts-with', '$Content-Type', 'text/'],
+                                              ['content-length-range', 1, 1024]],
+                                  ExpiresIn=600)
+status, text = upload(post, 'hello.txt', b'hello from a browser form')
+assert status == 201, (status, text)
+assert '<Key>uploads/hello.txt</Key>' in text, text
+obj = s3.get_object(Bucket=B, Key='uploads/hello.txt')
+assert obj['Body'].read() == b'hello from a browser form'
+assert obj['ContentType'] == 'text/plain', obj['ContentType']
+
+status, text = upload(post, 'big.txt', b'x' * 2048)
+assert status == 400 and '<Code>EntityTooLarge</Code>' in text, (status, text)
+status, text = upload(post, 'other.txt', b'data', {'Content-Type': 'image/png'})
+assert status == 403 and 'Invalid according to Policy' in text, (status, text)
+
+fixed = s3.generate_presigned_post(B, 'exact.bin', ExpiresIn=600)
+status, text = upload(fixed, 'ignored.bin', b'exact bytes')
+assert status == 204, (status, text)
+assert s3.get_object(Bucket=B, Key='exact.bin')['Body'].read() == b'exact bytes'
+tampered = {'url': fixed['url'], 'fields': dict(fixed['fields'], key='elsewhere.bin')}
+status, text = upload(tampered, 'x', b'data')
+assert status == 403 and '<Code>AccessDenied</Code>' in text, (status, text)
+keys = sorted(o['Key'] for o in s3.list_objects_v2(Bucket=B)['Contents'])
+assert keys == ['exact.bin', 'uploads/hello.txt'], keys
+print('boto3 presigned post ok', boto3.__version__)
+`;
+
+test('boto3: generate_presigned_post forms upload through urllib; policy conditions are enforced', async () => {
+  const path = join(work, 'presigned_post.py');
+  writeFileSync(path, SCRIPT);
+  const r = await runOk('/usr/bin/python3', [path, svc.url, svc.accessKey, svc.secretKey]);
+  assert.match(r.stdout, /boto3 presigned post ok/);
+});
