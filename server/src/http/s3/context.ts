@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { LookupSecret, VerifiedRequest } from '../../auth/index.js';
 import type { ObjectLayer } from '../../storage/index.js';
+import type { LocalKms } from '../../crypto/index.js';
 import type { OwnerView } from './xml/responses.js';
 import type { S3Operation } from './router.js';
 
@@ -40,6 +41,10 @@ export interface S3Context {
    * throws AccessDenied. Used by operations that authenticate themselves (PostObject).
    */
   readonly authorizeAs?: (accessKey: string | undefined, op: S3Operation) => Promise<void>;
+  /** The KMS sealing SSE-S3 object keys; absent when none is configured (SSE-S3 is then refused). */
+  readonly kms?: LocalKms;
+  /** Operator opt-in: SSE-C keys are accepted over plain HTTP from any peer (not only loopback). */
+  readonly sseCOverHttp?: boolean;
 }
 
 /**

@@ -20,7 +20,7 @@ import {
 } from './operations/multipart.js';
 import { getObjectAttributes } from './operations/object-attributes.js';
 import { postObject } from './operations/post-object.js';
-import { S3Error } from './s3-error.js';
+import { deleteBucketEncryption, getBucketEncryption, putBucketEncryption } from './operations/bucket-encryption.js';
 
 /** Hands an authorized request (or an unauthenticated CORS preflight) to its operation handler (exhaustive over S3Operation). */
 export async function dispatch(ctx: S3Context, op: S3Operation): Promise<FastifyReply> {
@@ -64,10 +64,9 @@ export async function dispatch(ctx: S3Context, op: S3Operation): Promise<Fastify
     case 'ListParts': return listParts(ctx, op.bucket, op.key, op.uploadId);
     case 'GetObjectAttributes': return getObjectAttributes(ctx, op.bucket, op.key, op.versionId);
     case 'PostObject': return postObject(ctx, op.bucket);
-    case 'GetBucketEncryption':
-    case 'PutBucketEncryption':
-    case 'DeleteBucketEncryption':
-      throw new S3Error('NotImplemented', { message: 'Bucket encryption is not implemented by this server.' });
+    case 'GetBucketEncryption': return getBucketEncryption(ctx, op.bucket);
+    case 'PutBucketEncryption': return putBucketEncryption(ctx, op.bucket);
+    case 'DeleteBucketEncryption': return deleteBucketEncryption(ctx, op.bucket);
     default: return op satisfies never;
   }
 }

@@ -3,6 +3,7 @@ import { newHostId, newRequestId } from '../shared/index.js';
 import { verifyRequest, type AnonymousRequest, type LookupSecret } from '../../auth/index.js';
 import type { IdentityAuthority } from '../../iam/index.js';
 import type { ObjectLayer } from '../../storage/index.js';
+import type { LocalKms } from '../../crypto/index.js';
 import { resolveOperation } from './router.js';
 import { normalizeDomains, pathStylePath, virtualHostBucket } from './virtual-host.js';
 import { S3Error } from './s3-error.js';
@@ -32,6 +33,13 @@ export interface S3PluginOptions {
    * `bucket.<domain>` addresses `bucket`. Path style always works; empty or absent means path style only.
    */
   domains?: readonly string[];
+  /** The KMS for SSE-S3 (SVC_KMS_SECRET_KEY); without it SSE-S3 requests and bucket default encryption are refused. */
+  kms?: LocalKms;
+  /**
+   * Accept SSE-C over plain HTTP from any peer (SVC_SSE_C_ALLOW_HTTP). By default SSE-C needs HTTPS or a loopback
+   * peer, as AWS needs HTTPS.
+   */
+  allowSseCOverHttp?: boolean;
 }
 
 /** Methods the S3 API uses; anything else never reaches a handler. */
@@ -129,6 +137,8 @@ export const s3Plugin: FastifyPluginAsync<S3PluginOptions> = async (app, opts) =
         virtualHosted: vhostBucket !== undefined,
         ...(authorizeKey !== undefined ? { authorizeKey } : {}),
         lookupSecret: opts.lookupSecret,
+        ...(opts.kms !== undefined ? { kms: opts.kms } : {}),
+        sseCOverHttp: opts.allowSseCOverHttp === true,
         authorizeAs: async (accessKey, asOp) => {
           if (accessKey === undefined) await authorizeAnonymous(opts.objectLayer, asOp, facts);
           else await authorizeSigned(opts.objectLayer, opts.identities, accessKey, asOp, facts);

@@ -96,7 +96,8 @@ export interface PutObjectOptions {
   versioning?: VersioningState;
   /**
    * Server-reserved metadata stored with the version and returned in ObjectInfo.internal, opaque to the engine
-   * (the API layer keeps its server-side encryption seals here).
+   * (the API layer keeps its server-side encryption seals here). Read once the body has ended, like `checksums`,
+   * so a value computed while streaming can be added to it.
    */
   internal?: Record<string, string>;
 }
@@ -211,7 +212,7 @@ export interface StorageHealth {
  * Kinds of bucket configuration documents the bucket record can hold (one document per kind). New kinds
  * are added here; records written before a kind existed simply lack it.
  */
-export type BucketConfigKind = 'cors' | 'policy' | 'versioning';
+export type BucketConfigKind = 'cors' | 'policy' | 'versioning' | 'encryption';
 
 /**
  * How writes treat existing versions (https://docs.aws.amazon.com/AmazonS3/latest/userguide/Versioning.html):

@@ -11,6 +11,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { S3Client } from '@aws-sdk/client-s3';
 import { installS3ClientErrorHandler, s3FrameworkErrors, s3Plugin } from '../../../src/http/s3/index.js';
 import { openStorage, type ObjectLayer } from '../../../src/storage/index.js';
+import type { LocalKms } from '../../../src/crypto/index.js';
 
 /**
  * Credentials the harness accepts, generated per test run (no secret in git). The secret keeps '/', '+' and '='
@@ -53,6 +54,8 @@ export interface HarnessOptions {
   before?: (app: FastifyInstance) => Promise<void>;
   /** Virtual-host domains (s3Plugin's `domains`, what SVC_DOMAIN configures). */
   domains?: string[];
+  /** The KMS for SSE-S3 (what SVC_KMS_SECRET_KEY configures). */
+  kms?: LocalKms;
 }
 
 /** Starts a server on 4 temp drives (one erasure set, parity 2). */
@@ -74,6 +77,7 @@ export async function startS3(opts: HarnessOptions = {}): Promise<S3Harness> {
     region: REGION,
     ...(opts.now !== undefined ? { now: opts.now } : {}),
     ...(opts.domains !== undefined ? { domains: opts.domains } : {}),
+    ...(opts.kms !== undefined ? { kms: opts.kms } : {}),
   });
   installS3ClientErrorHandler(app.server);
   await app.listen({ host: '127.0.0.1', port: 0 });

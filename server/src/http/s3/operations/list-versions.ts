@@ -1,3 +1,4 @@
+import { plainView } from '../sse/object-crypto.js';
 import type { FastifyReply } from 'fastify';
 import { CHECKSUM_ALGORITHMS } from '../../../common/index.js';
 import { sendXml, type S3Context } from '../context.js';
@@ -37,7 +38,8 @@ export async function listObjectVersions(ctx: S3Context, bucket: string): Promis
     if (v.info === undefined) return base;
     const checksums = v.info.checksums;
     const alg = CHECKSUM_ALGORITHMS.find((a) => checksums[a] !== undefined);
-    return { ...base, object: { etag: v.info.etag, size: v.info.size, ...(alg !== undefined ? { checksumAlgorithm: alg } : {}) } };
+    const view = plainView(v.info);
+    return { ...base, object: { etag: view.etag, size: view.size, ...(alg !== undefined ? { checksumAlgorithm: alg } : {}) } };
   });
   return sendXml(ctx, 200, encodeListObjectVersions({
     bucket, prefix, delimiter, keyMarker, versionIdMarker, maxKeys, isTruncated: result.isTruncated, versions,

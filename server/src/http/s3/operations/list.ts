@@ -5,12 +5,14 @@ import {
   decodeContinuationToken, encodeContinuationToken, listEncoder, parseMaxEntries,
 } from '../list-params.js';
 import { CHECKSUM_ALGORITHMS } from '../../../common/index.js';
+import { plainView } from '../sse/object-crypto.js';
 import {
   encodeListMultipartUploads, encodeListObjectsV1, encodeListObjectsV2, type ListedObjectView,
 } from '../xml/responses.js';
 
 function listed(objects: readonly ObjectInfo[]): ListedObjectView[] {
-  return objects.map((o) => {
+  return objects.map((stored) => {
+    const o = plainView(stored);
     const alg = CHECKSUM_ALGORITHMS.find((a) => o.checksums[a] !== undefined);
     return { key: o.key, lastModified: o.lastModified, etag: o.etag, size: o.size, ...(alg !== undefined ? { checksumAlgorithm: alg } : {}) };
   });

@@ -15,10 +15,10 @@ import { S3Error } from '../s3-error.js';
 import { payloadChecksums, rejectUnsupportedWriteHeaders, storedChecksumHeaders, writtenVersionHeader } from './object-put.js';
 import { bucketVersioning } from './versioning.js';
 import { checkCompleteAssertions, defaultChecksumType, objectChecksum, parseChecksumDeclaration } from './multipart-checksum.js';
+import { resolveSseWrite } from './bucket-encryption.js';
+import { encryptBody, encryptionHeaders, openUploadKey, plainPartSize, sealNewObject } from '../sse/object-crypto.js';
 
 const MULTIPART_UNSUPPORTED: ReadonlyArray<[string, string]> = [
-  ['x-amz-server-side-encryption', 'Server-side encryption'],
-  ['x-amz-server-side-encryption-customer-algorithm', 'Server-side encryption with customer keys'],
   ['x-amz-object-lock-mode', 'Object lock'],
   ['x-amz-website-redirect-location', 'Website redirects'],
 ];
@@ -34,12 +34,16 @@ export async function createMultipartUpload(ctx: S3Context, bucket: string, key:
   const metadata = parseMetadata(ctx.headers);
   const tags = parseTaggingHeader(header(ctx, 'x-amz-tagging'));
   const { algorithm: checksumAlgorithm, type: checksumType } = parseChecksumDeclaration(ctx);
+  // The object key is sealed once for the upload; every part is encrypted under its own key derived from it.
+  const enc = sealNewObject(ctx, await resolveSseWrite(ctx, bucket), bucket, key);
   const uploadId = await ctx.layer.createMultipartUpload(bucket, key, {
     metadata,
     ...(checksumAlgorithm !== undefined ? { checksumAlgorithm } : {}),
     ...(checksumType !== undefined ? { checksumType } : {}),
     ...(tags.length > 0 ? { tags } : {}),
+    ...(enc !== undefined ? { internal: enc.internal } : {}),
   });
+  ctx.reply.headers(encryptionHeaders(enc?.kind, enc?.customer));
   if (checksumAlgorithm !== undefined && checksumType !== undefined) {
     ctx.reply.header('x-amz-checksum-algorithm', checksumAlgorithm).header('x-amz-checksum-type', checksumType);
   }
@@ -73,11 +77,19 @@ export async function uploadPart(ctx: S3Context, bucket: string, key: string, up
     body = tap.stream;
     checksums = tap.values;
   }
+  const enc = openUploadKey(ctx, bucket, key, upload.internal);
+  let size = decoded.decodedLength;
+  if (enc !== undefined) {
+    const encrypted = encryptBody(enc, body, decoded.decodedLength, { partNumber, ...(md5 !== undefined ? { md5 } : {}), recordPlainEtag: false });
+    body = encrypted.stream;
+    size = encrypted.size;
+  }
   const part: PartInfo = await ctx.layer.putObjectPart(bucket, key, uploadId, partNumber, body, {
-    size: decoded.decodedLength,
-    ...(md5 !== undefined ? { md5 } : {}),
+    size,
+    ...(md5 !== undefined && enc === undefined ? { md5 } : {}),
     checksums,
   });
+  ctx.reply.headers(encryptionHeaders(enc?.kind, enc?.customer));
   ctx.reply.header('etag', quoteEtag(part.etag));
   ctx.reply.headers(storedChecksumHeaders(part.checksums));
   return ctx.reply.code(200).send();
@@ -125,6 +137,8 @@ export async function completeMultipartUpload(ctx: S3Context, bucket: string, ke
   }
   const { upload } = await ctx.layer.listParts(bucket, key, uploadId, { partNumberMarker: 0, maxParts: 0 });
   const alg = upload.checksumAlgorithm;
+  // SSE-C uploads are completed with the same customer key (checked against the upload's sealed key).
+  const enc = openUploadKey(ctx, bucket, key, upload.internal);
   const declared = { ...(alg !== undefined ? { algorithm: alg, type: upload.checksumType ?? defaultChecksumType(alg) } : {}) };
   const stored = new Map((await allParts(ctx, bucket, key, uploadId)).map((p) => [p.partNumber, p]));
   let composite: string | undefined;
@@ -136,12 +150,13 @@ export async function completeMultipartUpload(ctx: S3Context, bucket: string, ke
       if (part === undefined || value === undefined || (claimed !== undefined && claimed !== value)) {
         throw new S3Error('InvalidPart', { extra: { PartNumber: String(r.partNumber) } });
       }
-      return { checksum: value, size: part.size };
+      return { checksum: value, size: plainPartSize(upload.internal, part.size) };
     });
     // The engine validates order and ETags; combining over an invalid list is harmless because it fails.
     composite = objectChecksum(alg, declared.type ?? defaultChecksumType(alg), values);
   }
-  checkCompleteAssertions(ctx, declared, composite, requested.reduce((sum, r) => sum + (stored.get(r.partNumber)?.size ?? 0), 0));
+  const plainTotal = requested.reduce((sum, r) => sum + plainPartSize(upload.internal, stored.get(r.partNumber)?.size ?? 0), 0);
+  checkCompleteAssertions(ctx, declared, composite, plainTotal);
   const versioning = await bucketVersioning(ctx.layer, bucket);
   const info = await ctx.layer.completeMultipartUpload(
     bucket, key, uploadId, requested.map((p) => ({ partNumber: p.partNumber, etag: p.etag })), {
@@ -156,6 +171,7 @@ export async function completeMultipartUpload(ctx: S3Context, bucket: string, ke
   const keyPath = key.split('/').map(encodeURIComponent).join('/');
   const location = ctx.virtualHosted ? `http://${host}/${keyPath}` : `http://${host}/${encodeURIComponent(bucket)}/${keyPath}`;
   ctx.reply.headers(storedChecksumHeaders(checksums));
+  ctx.reply.headers(encryptionHeaders(enc?.kind, enc?.customer));
   if (declared.type !== undefined) ctx.reply.header('x-amz-checksum-type', declared.type);
   return sendXml(ctx, 200, encodeCompleteMultipartUpload({
     location, bucket, key, etag: info.etag, checksums, ...(declared.type !== undefined ? { checksumType: declared.type } : {}),
@@ -179,6 +195,8 @@ export async function listParts(ctx: S3Context, bucket: string, key: string, upl
     nextPartNumberMarker: result.nextPartNumberMarker,
     isTruncated: result.isTruncated,
     ...(alg !== undefined ? { checksumAlgorithm: alg } : {}),
-    parts: result.parts.map((p) => ({ partNumber: p.partNumber, lastModified: p.lastModified, etag: p.etag, size: p.size, checksums: p.checksums })),
+    parts: result.parts.map((p) => ({
+      partNumber: p.partNumber, lastModified: p.lastModified, etag: p.etag, size: plainPartSize(result.upload.internal, p.size), checksums: p.checksums,
+    })),
   }));
 }

@@ -7,6 +7,7 @@ import { checksumElements, type ChecksumValues } from '../headers/checksum-heade
 import { parseIntegerMarker, parseMaxEntries } from '../list-params.js';
 import { S3_XMLNS } from '../xml/responses.js';
 import { S3Error } from '../s3-error.js';
+import { encryptionHeaders, openObjectKey, plainView, storedEncryption } from '../sse/object-crypto.js';
 
 /**
  * GetObjectAttributes (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObjectAttributes.html): the
@@ -96,18 +97,17 @@ export function encodeObjectAttributes(
 }
 
 /**
- * GetObjectAttributes handler. `view` turns the stored object into what the client sees (plaintext size and
- * ETag of an encrypted object; SSE-C objects check the customer key first).
+ * GetObjectAttributes handler. An encrypted object is described as the client sees it (plaintext sizes and
+ * ETag); an SSE-C object needs its customer key, as on GET.
  */
-export async function getObjectAttributes(
-  ctx: S3Context, bucket: string, key: string, versionId: string | undefined,
-  view: (ctx: S3Context, info: ObjectInfo) => ObjectInfo = (_ctx, info) => info,
-): Promise<FastifyReply> {
+export async function getObjectAttributes(ctx: S3Context, bucket: string, key: string, versionId: string | undefined): Promise<FastifyReply> {
   const wanted = parseObjectAttributes(ctx.headers['x-amz-object-attributes']);
   const maxParts = parseMaxEntries(header(ctx, 'x-amz-max-parts'), 'max-parts');
   const partNumberMarker = parseIntegerMarker(header(ctx, 'x-amz-part-number-marker'), 'part-number-marker');
   const stored = await ctx.layer.getObjectInfo(bucket, key, versionId === undefined ? {} : { versionId });
-  const info = view(ctx, stored);
+  const opened = openObjectKey(ctx, stored);
+  const info = plainView(stored);
+  ctx.reply.headers(encryptionHeaders(storedEncryption(stored), opened?.customer));
   ctx.reply.header('last-modified', info.lastModified.toUTCString());
   if (info.versionId !== undefined && (info.versionId !== 'null' || versionId !== undefined)) ctx.reply.header('x-amz-version-id', info.versionId);
   return sendXml(ctx, 200, encodeObjectAttributes(info, wanted, { maxParts, partNumberMarker }));

@@ -13,11 +13,11 @@ import { encodeCopyObjectResult } from '../xml/responses.js';
 import { MAX_PUT_BYTES } from '../body.js';
 import { S3Error } from '../s3-error.js';
 import { rejectUnsupportedWriteHeaders, writtenVersionHeader } from './object-put.js';
+import { resolveSseWrite } from './bucket-encryption.js';
+import { parseSseWrite } from '../sse/sse-request.js';
+import { decryptingObject, encryptBody, encryptionHeaders, plainView, sealNewObject } from '../sse/object-crypto.js';
 
 const COPY_UNSUPPORTED: ReadonlyArray<[string, string]> = [
-  ['x-amz-server-side-encryption', 'Server-side encryption'],
-  ['x-amz-server-side-encryption-customer-algorithm', 'Server-side encryption with customer keys'],
-  ['x-amz-copy-source-server-side-encryption-customer-algorithm', 'Server-side encryption with customer keys'],
   ['x-amz-object-lock-mode', 'Object lock'],
   ['x-amz-website-redirect-location', 'Website redirects'],
 ];
@@ -88,31 +88,39 @@ export async function copyObject(ctx: S3Context, bucket: string, key: string, so
   // x-amz-tagging-directive: COPY (default) keeps the source's tags, REPLACE takes x-amz-tagging (maybe none).
   const taggingMode = directive(ctx, 'x-amz-tagging-directive');
   const replacedTags = taggingMode === 'REPLACE' ? parseTaggingHeader(header(ctx, 'x-amz-tagging')) : undefined;
-  if (source.bucket === bucket && source.key === key && source.versionId === undefined && metadataMode === 'COPY') {
+  const sse = parseSseWrite(ctx);
+  // Copying an object onto itself is allowed when it changes the metadata or the encryption (AWS).
+  if (source.bucket === bucket && source.key === key && source.versionId === undefined && metadataMode === 'COPY' && sse.kind === 'none') {
     throw new S3Error('InvalidRequest', {
       message: 'This copy request is illegal because it is trying to copy an object to itself without changing the object\'s metadata, storage class, website redirect location or encryption attributes.',
     });
   }
   const metadata = metadataMode === 'REPLACE' ? parseMetadata(ctx.headers) : undefined;
-  const src = await openCopySource(ctx, source);
+  // An SSE-C source is read with the x-amz-copy-source-server-side-encryption-customer-* key.
+  const src = decryptingObject(ctx, await openCopySource(ctx, source), 'x-amz-copy-source-server-side-encryption-customer').object;
   checkCopySourcePreconditions(ctx, src.info);
   if (src.info.size > MAX_PUT_BYTES) {
     throw new S3Error('InvalidRequest', { message: `The specified copy source is larger than the maximum allowable size for a copy source: ${MAX_PUT_BYTES}` });
   }
+  const enc = sealNewObject(ctx, sse.kind === 'none' ? await resolveSseWrite(ctx, bucket) : sse, bucket, key);
   const tap = checksumTap(copyChecksumAlgorithms(ctx, src.info.checksums));
   // pipeline (not pipe) so a source failure (e.g. read quorum lost mid-copy) errors the body the engine
   // consumes, and an engine failure stops the source read.
   const versioning = await bucketVersioning(ctx.layer, bucket);
-  const body = tap.stream;
-  pipeline(src.read(), body, () => undefined);
-  const info = await ctx.layer.putObject(bucket, key, body, {
-    size: src.info.size,
+  pipeline(src.read(), tap.stream, () => undefined);
+  const body = enc === undefined
+    ? { stream: tap.stream, size: src.info.size }
+    : encryptBody(enc, tap.stream, src.info.size, { partNumber: 1, recordPlainEtag: enc.kind === 'SSE-S3' });
+  const info = await ctx.layer.putObject(bucket, key, body.stream, {
+    size: body.size,
     metadata: metadata ?? { system: { ...src.info.system }, user: { ...src.info.user } },
     checksums: tap.values,
     tags: replacedTags ?? src.info.tags ?? [],
     ...(versioning !== undefined ? { versioning } : {}),
+    ...(enc !== undefined ? { internal: enc.internal } : {}),
   });
+  ctx.reply.headers(encryptionHeaders(enc?.kind, enc?.customer));
   ctx.reply.header('x-amz-copy-source-version-id', src.info.versionId ?? 'null');
   writtenVersionHeader(ctx, versioning, info.versionId);
-  return sendXml(ctx, 200, encodeCopyObjectResult(info.etag, info.lastModified, info.checksums));
+  return sendXml(ctx, 200, encodeCopyObjectResult(plainView(info).etag, info.lastModified, info.checksums));
 }

@@ -6,6 +6,7 @@ import { contentRange, resolveRange } from '../headers/range.js';
 import { responseOverrides } from '../headers/metadata.js';
 import { checksumHeaders, objectHeaders, validatorHeaders } from '../headers/response-headers.js';
 import { S3Error } from '../s3-error.js';
+import { decryptingObject } from '../sse/object-crypto.js';
 
 type Prepared = { kind: 'not-modified' } | { kind: 'content'; range: { start: number; end: number } | undefined };
 
@@ -66,8 +67,11 @@ function versionHeader(ctx: S3Context, info: ObjectInfo, requested: string | und
  * `versionId`, whole or one range.
  */
 export async function getObject(ctx: S3Context, bucket: string, key: string, versionId?: string): Promise<FastifyReply> {
-  const object = await ctx.layer.openObject(bucket, key, versionId === undefined ? {} : { versionId });
+  const stored = await ctx.layer.openObject(bucket, key, versionId === undefined ? {} : { versionId });
+  // Encrypted objects: the key is checked first, then everything below sees the plaintext view.
+  const { object, headers } = decryptingObject(ctx, stored);
   const prepared = prepare(ctx, object.info);
+  ctx.reply.headers(headers);
   versionHeader(ctx, object.info, versionId);
   if (prepared.kind === 'not-modified') return ctx.reply.send();
   return ctx.reply.send(object.read(prepared.range));
@@ -75,8 +79,11 @@ export async function getObject(ctx: S3Context, bucket: string, key: string, ver
 
 /** HeadObject: the GetObject headers without a body. */
 export async function headObject(ctx: S3Context, bucket: string, key: string, versionId?: string): Promise<FastifyReply> {
-  const info = await ctx.layer.getObjectInfo(bucket, key, versionId === undefined ? {} : { versionId });
+  const stored = await ctx.layer.getObjectInfo(bucket, key, versionId === undefined ? {} : { versionId });
+  const { object, headers } = decryptingObject(ctx, { info: stored, read: () => { throw new Error('HEAD reads no data'); } });
+  const info = object.info;
   prepare(ctx, info);
+  ctx.reply.headers(headers);
   versionHeader(ctx, info, versionId);
   return ctx.reply.send();
 }

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { DecodedPayload } from '../../../auth/index.js';
 import type { ObjectInfo, VersioningState } from '../../../storage/index.js';
@@ -10,12 +11,12 @@ import { checksumHeaderName } from '../../../common/index.js';
 import type { ChecksumValues } from '../headers/checksum-headers.js';
 import { quoteEtag } from '../xml/responses.js';
 import { S3Error } from '../s3-error.js';
+import { resolveSseWrite } from './bucket-encryption.js';
+import { encryptBody, encryptionHeaders, plainView, sealNewObject } from '../sse/object-crypto.js';
 
 // Request features that change how an object is stored; silently ignoring them would store something
 // other than what the client asked for, so they are refused until implemented.
 const UNSUPPORTED_HEADERS: ReadonlyArray<[string, string]> = [
-  ['x-amz-server-side-encryption', 'Server-side encryption'],
-  ['x-amz-server-side-encryption-customer-algorithm', 'Server-side encryption with customer keys'],
   ['x-amz-object-lock-mode', 'Object lock'],
   ['x-amz-object-lock-legal-hold', 'Object lock'],
   ['x-amz-website-redirect-location', 'Website redirects'],
@@ -62,16 +63,28 @@ export async function putObject(ctx: S3Context, bucket: string, key: string): Pr
   const md5 = parseContentMd5(ctx.headers);
   const tags = parseTaggingHeader(header(ctx, 'x-amz-tagging'));
   const versioning = await bucketVersioning(ctx.layer, bucket);
+  // Encryption (SSE-C / SSE-S3 / bucket default) is decided before any byte is read.
+  const enc = sealNewObject(ctx, await resolveSseWrite(ctx, bucket), bucket, key);
   const decoded = openBody(ctx);
-  const info: ObjectInfo = await ctx.layer.putObject(bucket, key, decoded.stream, {
-    size: decoded.decodedLength,
+  let body: Readable = decoded.stream;
+  let size = decoded.decodedLength;
+  if (enc !== undefined) {
+    // Content-MD5 is checked on the plaintext by the encrypting stream; the engine sees ciphertext only.
+    const encrypted = encryptBody(enc, decoded.stream, decoded.decodedLength, { partNumber: 1, ...(md5 !== undefined ? { md5 } : {}), recordPlainEtag: enc.kind === 'SSE-S3' });
+    body = encrypted.stream;
+    size = encrypted.size;
+  }
+  const info: ObjectInfo = await ctx.layer.putObject(bucket, key, body, {
+    size,
     metadata,
-    ...(md5 !== undefined ? { md5 } : {}),
+    ...(md5 !== undefined && enc === undefined ? { md5 } : {}),
     checksums: () => payloadChecksums(decoded),
     ...(tags.length > 0 ? { tags } : {}),
     ...(versioning !== undefined ? { versioning } : {}),
+    ...(enc !== undefined ? { internal: enc.internal } : {}),
   });
-  ctx.reply.header('etag', quoteEtag(info.etag));
+  ctx.reply.header('etag', quoteEtag(plainView(info).etag));
+  ctx.reply.headers(encryptionHeaders(enc?.kind, enc?.customer));
   writtenVersionHeader(ctx, versioning, info.versionId);
   ctx.reply.headers(storedChecksumHeaders(info.checksums));
   return ctx.reply.code(200).send();

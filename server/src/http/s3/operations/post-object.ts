@@ -15,6 +15,8 @@ import { quoteEtag } from '../xml/responses.js';
 import { S3Error } from '../s3-error.js';
 import { bucketVersioning } from './versioning.js';
 import { writtenVersionHeader } from './object-put.js';
+import { resolveSseWrite } from './bucket-encryption.js';
+import { encryptBody, encryptionHeaders, plainView, sealNewObject } from '../sse/object-crypto.js';
 
 /**
  * POST Object, browser-based uploads (https://docs.aws.amazon.com/AmazonS3/latest/API/RESTObjectPOST.html,
@@ -147,11 +149,15 @@ export async function postObject(ctx: S3Context, bucket: string): Promise<Fastif
   const versioning = await bucketVersioning(ctx.layer, bucket);
   const limiter = lengthLimiter(range?.min ?? 0, Math.min(range?.max ?? MAX_PUT_BYTES, MAX_PUT_BYTES));
   pipeline(form.file.stream, limiter, () => undefined);
+  // x-amz-server-side-encryption (and SSE-C) may be form fields; otherwise the bucket default applies.
+  const enc = sealNewObject(ctx, await resolveSseWrite({ ...ctx, headers: Object.fromEntries(fields) }, bucket), bucket, key);
+  const body = enc === undefined ? limiter : encryptBody(enc, limiter, -1, { partNumber: 1, recordPlainEtag: enc.kind === 'SSE-S3' }).stream;
   let info;
   try {
-    info = await ctx.layer.putObject(bucket, key, limiter, {
+    info = await ctx.layer.putObject(bucket, key, body, {
       size: -1,
       metadata,
+      ...(enc !== undefined ? { internal: enc.internal } : {}),
       ...(tags.length > 0 ? { tags } : {}),
       ...(versioning !== undefined ? { versioning } : {}),
     });
@@ -161,16 +167,18 @@ export async function postObject(ctx: S3Context, bucket: string): Promise<Fastif
   const host = header(ctx, 'host') ?? 'localhost';
   const keyPath = key.split('/').map(encodeURIComponent).join('/');
   const location = ctx.virtualHosted ? `http://${host}/${keyPath}` : `http://${host}/${encodeURIComponent(bucket)}/${keyPath}`;
-  ctx.reply.header('etag', quoteEtag(info.etag)).header('location', location);
+  const etag = plainView(info).etag;
+  ctx.reply.header('etag', quoteEtag(etag)).header('location', location);
+  ctx.reply.headers(encryptionHeaders(enc?.kind, enc?.customer));
   writtenVersionHeader(ctx, versioning, info.versionId);
-  const redirect = redirectTarget(fields.get('success_action_redirect') ?? fields.get('redirect'), bucket, key, info.etag);
+  const redirect = redirectTarget(fields.get('success_action_redirect') ?? fields.get('redirect'), bucket, key, etag);
   if (redirect !== undefined) return ctx.reply.code(303).header('location', redirect).send();
   const status = fields.get('success_action_status');
   if (status === '200') return ctx.reply.code(200).send();
   if (status === '201') {
     const xml = '<?xml version="1.0" encoding="UTF-8"?>\n<PostResponse>'
       + `<Location>${escapeXml(location)}</Location><Bucket>${escapeXml(bucket)}</Bucket>`
-      + `<Key>${escapeXml(key)}</Key><ETag>${escapeXml(quoteEtag(info.etag))}</ETag></PostResponse>`;
+      + `<Key>${escapeXml(key)}</Key><ETag>${escapeXml(quoteEtag(etag))}</ETag></PostResponse>`;
     return ctx.reply.code(201).header('content-type', 'application/xml').send(xml);
   }
   // Any other value (or none) is 204 No Content, as AWS answers.

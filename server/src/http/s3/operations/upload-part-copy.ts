@@ -8,12 +8,7 @@ import { MAX_PUT_BYTES } from '../body.js';
 import { S3Error } from '../s3-error.js';
 import type { CopySource } from '../router.js';
 import { checkCopySourcePreconditions, openCopySource } from './object-copy.js';
-import { rejectUnsupportedWriteHeaders } from './object-put.js';
-
-const PART_COPY_UNSUPPORTED: ReadonlyArray<[string, string]> = [
-  ['x-amz-server-side-encryption-customer-algorithm', 'Server-side encryption with customer keys'],
-  ['x-amz-copy-source-server-side-encryption-customer-algorithm', 'Server-side encryption with customer keys'],
-];
+import { decryptingObject, encryptBody, encryptionHeaders, openUploadKey } from '../sse/object-crypto.js';
 
 /**
  * UploadPartCopy (https://docs.aws.amazon.com/AmazonS3/latest/API/API_UploadPartCopy.html): a part whose
@@ -25,9 +20,10 @@ const PART_COPY_UNSUPPORTED: ReadonlyArray<[string, string]> = [
 export async function uploadPartCopy(
   ctx: S3Context, bucket: string, key: string, uploadId: string, partNumber: number, source: CopySource,
 ): Promise<FastifyReply> {
-  rejectUnsupportedWriteHeaders(ctx, PART_COPY_UNSUPPORTED);
   const { upload } = await ctx.layer.listParts(bucket, key, uploadId, { partNumberMarker: 0, maxParts: 0 });
-  const src = await openCopySource(ctx, source);
+  const enc = openUploadKey(ctx, bucket, key, upload.internal);
+  // An encrypted source is decrypted (SSE-C: with the x-amz-copy-source-server-side-encryption-customer-* key).
+  const src = decryptingObject(ctx, await openCopySource(ctx, source), 'x-amz-copy-source-server-side-encryption-customer').object;
   checkCopySourcePreconditions(ctx, src.info);
   const range = resolveCopySourceRange(header(ctx, 'x-amz-copy-source-range'), src.info.size);
   const size = range === undefined ? src.info.size : range.end - range.start + 1;
@@ -37,7 +33,9 @@ export async function uploadPartCopy(
   const tap = checksumTap(upload.checksumAlgorithm === undefined ? [] : [upload.checksumAlgorithm]);
   // pipeline so a source failure errors the part body and an engine failure stops the source read.
   pipeline(src.read(range), tap.stream, () => undefined);
-  const part = await ctx.layer.putObjectPart(bucket, key, uploadId, partNumber, tap.stream, { size, checksums: tap.values });
+  const body = enc === undefined ? { stream: tap.stream, size } : encryptBody(enc, tap.stream, size, { partNumber, recordPlainEtag: false });
+  const part = await ctx.layer.putObjectPart(bucket, key, uploadId, partNumber, body.stream, { size: body.size, checksums: tap.values });
+  ctx.reply.headers(encryptionHeaders(enc?.kind, enc?.customer));
   ctx.reply.header('x-amz-copy-source-version-id', src.info.versionId ?? 'null');
   return sendXml(ctx, 200, encodeCopyPartResult(part.etag, part.lastModified, part.checksums));
 }
