@@ -10,6 +10,7 @@ import { healthPlugin, type HealthSources } from './http/health/index.js';
 import { installS3ClientErrorHandler, s3FrameworkErrors, s3Plugin } from './http/s3/index.js';
 import type { IdentityAuthority } from './iam/index.js';
 import type { ObjectLayer } from './storage/index.js';
+import type { LocalKms } from './crypto/index.js';
 
 /** Everything the :9000 listener serves from. */
 export interface ApiDeps {
@@ -24,6 +25,10 @@ export interface ApiDeps {
   healthSources: HealthSources;
   /** Node-URL mode: the internal RPC and peer routes on the same port (SPEC §1 rule 2). */
   cluster?: ClusterRoutes;
+  /** The local KMS of SSE-S3 (SVC_KMS_SECRET_KEY); absent → SSE-S3 is refused. */
+  kms?: LocalKms;
+  /** SVC_SSE_C_ALLOW_HTTP: SSE-C over plain HTTP from any peer. */
+  sseCOverHttp?: boolean;
 }
 
 /** The internal routes of a cluster node, all authenticated with the node token. */
@@ -60,6 +65,8 @@ export async function buildApiApp(deps: ApiDeps): Promise<FastifyInstance> {
   await app.register(s3Plugin, {
     objectLayer: deps.objectLayer, lookupSecret: deps.lookupSecret, region: deps.region, domains: deps.domains,
     ...(deps.identities !== undefined ? { identities: deps.identities } : {}),
+    ...(deps.kms !== undefined ? { kms: deps.kms } : {}),
+    ...(deps.sseCOverHttp === true ? { allowSseCOverHttp: true } : {}),
   });
   installS3ClientErrorHandler(app.server);
   return app;

@@ -19,9 +19,25 @@ import type { HealthSources } from './http/health/index.js';
 import { IamStore, loadOrCreateRootCredentials, objectLayerPersistence } from './iam/index.js';
 import { LocalDrive, openPools, openStorage, type Drive, type ObjectLayer, type Storage } from './storage/index.js';
 import { VERSION } from './common/index.js';
+import { parseKmsSecretKey, type LocalKms } from './crypto/index.js';
 
 /** Exit codes of `svc` (documented in README): 0 ok, 1 runtime failure, 2 usage or invalid configuration. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+/** The local KMS of SSE-S3 when SVC_KMS_SECRET_KEY is set (its form was checked by loadConfig). */
+function kmsOf(config: ServerConfig): LocalKms | undefined {
+  return config.kmsSecretKey === undefined ? undefined : parseKmsSecretKey(config.kmsSecretKey);
+}
+
+/** The S3 plugin's encryption settings. */
+function sseDeps(config: ServerConfig, kms: LocalKms | undefined): { kms?: LocalKms; sseCOverHttp?: boolean } {
+  return { ...(kms !== undefined ? { kms } : {}), ...(config.sseCOverHttp === true ? { sseCOverHttp: true } : {}) };
+}
+
+/** Probe sources with the KMS, so readiness `details` gains `kms` when one is configured (SPEC §2). */
+function withKms(sources: HealthSources, kms: LocalKms | undefined): HealthSources {
+  return kms === undefined ? sources : { ...sources, kms: () => kms.status() };
+}
 
 /** A running server. */
 export interface RunningServer {
@@ -138,6 +154,7 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
   const iamReload: FastifyPluginAsync = async (app) => {
     await app.register(iamReloadPlugin, { credentials, reload: (items) => iam.reload(items) });
   };
+  const kms = kmsOf(config);
   const startedAt = new Date();
   const healthSources: HealthSources = {
     storage: () => storage ? storage.health() : Promise.reject(new Error('storage is not open yet')),
@@ -163,7 +180,7 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
   const api = await buildApiApp({
     logger, objectLayer: startingObjectLayer(() => storage), lookupSecret: (ak) => iam.lookupSecret(ak), identities: iam,
     region: config.region, domains: config.domains,
-    healthEnabled: config.healthEndpointsEnabled, healthSources, cluster,
+    healthEnabled: config.healthEndpointsEnabled, healthSources: withKms(healthSources, kms), cluster, ...sseDeps(config, kms),
   });
   let consoleApp: FastifyInstance | undefined;
   const close = async (): Promise<void> => {
@@ -212,11 +229,12 @@ export async function startServer(config: ServerConfig, print: (line: string) =>
   const storage = await openStorage({ sets: config.sets, parity: config.parity, logger });
   const iam = new IamStore({ root: credentials, persistence: objectLayerPersistence(storage), logger });
   await iam.start();
+  const kms = kmsOf(config);
   const startedAt = new Date();
   const api = await buildApiApp({
     logger, objectLayer: storage, lookupSecret: (ak) => iam.lookupSecret(ak), identities: iam, region: config.region, domains: config.domains,
-    healthEnabled: config.healthEndpointsEnabled,
-    healthSources: {
+    healthEnabled: config.healthEndpointsEnabled, ...sseDeps(config, kms),
+    healthSources: withKms({
       storage: () => storage.health(),
       iamReady: () => iam.ready(),
       // Single node: the namespace lock is in-process and always has quorum.
@@ -224,7 +242,7 @@ export async function startServer(config: ServerConfig, print: (line: string) =>
       version: VERSION,
       startedAt,
       maintenanceLosesQuorum: () => true,
-    },
+    }, kms),
   });
   await api.listen({ host: config.address.host || '::', port: config.address.port });
   let consoleApp: FastifyInstance | undefined;
@@ -273,6 +291,8 @@ Environment:
   SVC_ACCESS_KEY, SVC_SECRET_KEY      root credentials (also *_FILE; MINIO_ROOT_USER/PASSWORD)
   SVC_STORAGE_CLASS_STANDARD=EC:N     parity per erasure set (0..N/2)
   SVC_DOMAIN=a.com,b.com              virtual-host style: bucket.a.com → bucket (path style always works)
+  SVC_KMS_SECRET_KEY=name:<base64>    local KMS (32-byte key) for SSE-S3 and bucket default encryption
+  SVC_SSE_C_ALLOW_HTTP=true           accept SSE-C keys over plain HTTP from any peer (default: HTTPS or loopback)
   SVC_OBS_LOGGER_LEVEL, SVC_OBS_LOG_DIRECTORY, SVC_CONFIG_DIR, SVC_REGION
 
 Exit codes: 0 ok, 1 runtime failure, 2 usage or invalid configuration.

@@ -107,3 +107,16 @@ test('node URLs: kept as given for the cluster topology, and root credentials ar
     /node URLs are given but SVC_ACCESS_KEY and SVC_SECRET_KEY are not set/);
   assert.throws(() => loadConfig({ drives: ['http://node1:9000/srv/d1', '/srv/d2'] }, creds, cwd), /"\/srv\/d2" is a path but/);
 });
+
+test('SVC_KMS_SECRET_KEY and SVC_SSE_C_ALLOW_HTTP: valid values are kept, a malformed key is a config error', () => {
+  const key = `k1:${Buffer.alloc(32, 7).toString('base64')}`;
+  const c = loadConfig({ drives: ['/d'] }, { SVC_KMS_SECRET_KEY: key, SVC_SSE_C_ALLOW_HTTP: 'true' }, cwd);
+  assert.equal(c.kmsSecretKey, key);
+  assert.equal(c.sseCOverHttp, true);
+  const none = loadConfig({ drives: ['/d'] }, {}, cwd);
+  assert.equal(none.kmsSecretKey, undefined);
+  assert.equal(none.sseCOverHttp, undefined);
+  for (const bad of ['nokey', `k1:${Buffer.alloc(16).toString('base64')}`, 'k1:!!!']) {
+    assert.throws(() => loadConfig({ drives: ['/d'] }, { SVC_KMS_SECRET_KEY: bad }, cwd), (err: unknown) => err instanceof ConfigErrors && /SVC_KMS_SECRET_KEY/.test(String(err.message) + JSON.stringify(err)));
+  }
+});

@@ -37,6 +37,20 @@ export function parseAddress(value: string, name: string): ListenAddress {
   return { host: (m[1] ?? '').replace(/^\[|\]$/g, ''), port };
 }
 
+/**
+ * SVC_KMS_SECRET_KEY (like MINIO_KMS_SECRET_KEY): `<key-name>:<base64 of 32 bytes>`, the local KMS master key of
+ * SSE-S3. Only the form is checked here; the KMS itself is built by the composition root. The value is never echoed.
+ */
+export function checkKmsSecretKey(value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const colon = value.indexOf(':');
+  const name = value.slice(0, colon).trim();
+  const b64 = value.slice(colon + 1).trim();
+  const ok = colon > 0 && /^[A-Za-z0-9._-]{1,64}$/.test(name) && /^[A-Za-z0-9+/]+={0,2}$/.test(b64) && Buffer.from(b64, 'base64').length === 32;
+  if (!ok) throw new ConfigError('SVC_KMS_SECRET_KEY is not a valid KMS key', 'expected <key-name>:<base64 of 32 bytes>, e.g. my-key:$(head -c 32 /dev/urandom | base64)');
+  return value.trim();
+}
+
 /** Boolean settings accept true/false, on/off, yes/no, 1/0 (MinIO accepts on/off too). */
 export function parseBool(value: string | undefined, name: string, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
@@ -115,6 +129,8 @@ export function loadConfig(flags: ServerFlags, env: Env, cwd: string): Readonly<
   const consoleEnabled = attempt(() => parseBool(env.SVC_CONSOLE_ENABLE, 'SVC_CONSOLE_ENABLE', true), true);
   const healthEndpointsEnabled = attempt(() => parseBool(env.SVC_HEALTH_ENDPOINT_ENABLE, 'SVC_HEALTH_ENDPOINT_ENABLE', true), true);
   const credentials = attempt(() => loadCredentials(env), undefined);
+  const kmsSecretKey = attempt(() => checkKmsSecretKey(env.SVC_KMS_SECRET_KEY), undefined);
+  const sseCOverHttp = attempt(() => parseBool(env.SVC_SSE_C_ALLOW_HTTP, 'SVC_SSE_C_ALLOW_HTTP', false), false);
   const levelRaw = (env.SVC_OBS_LOGGER_LEVEL ?? DEFAULTS.logLevel).trim().toLowerCase();
   const logLevel = attempt(() => {
     const found = LOG_LEVELS.find((l) => l === levelRaw);
@@ -165,6 +181,8 @@ export function loadConfig(flags: ServerFlags, env: Env, cwd: string): Readonly<
     ...(env.SVC_STORAGE_CLASS_STANDARD ? { storageClass: env.SVC_STORAGE_CLASS_STANDARD } : {}),
     ...(env.SVC_HOSTNAME ? { hostname: env.SVC_HOSTNAME.trim() } : {}),
     ...(logDirectory ? { logDirectory } : {}),
+    ...(kmsSecretKey !== undefined ? { kmsSecretKey } : {}),
+    ...(sseCOverHttp ? { sseCOverHttp } : {}),
   };
   return Object.freeze(config);
 }

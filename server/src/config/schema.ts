@@ -31,6 +31,10 @@ export interface ServerConfig {
   domains: string[];
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   logDirectory?: string;
+  /** SVC_KMS_SECRET_KEY (`<name>:<base64 key>`): the local KMS of SSE-S3; absent → no KMS, SSE-S3 refused. */
+  kmsSecretKey?: string;
+  /** SVC_SSE_C_ALLOW_HTTP: accept SSE-C keys over plain HTTP from non-loopback peers (default: HTTPS or loopback only). */
+  sseCOverHttp?: boolean;
 }
 
 /** Defaults of every optional setting (SPEC §2). */

@@ -6,7 +6,7 @@ import type { ProbeStorageState } from './readiness.js';
 
 const healthy: ProbeStorageState = { writable: true, readable: true, writeQuorum: 3, readQuorum: 2, onlineDrives: 4, offlineDrives: 0, healingDrives: 0 };
 
-async function appWith(state: { storage: ProbeStorageState | 'hang'; iam?: boolean; lock?: boolean; cluster?: boolean }, enabled = true) {
+async function appWith(state: { storage: ProbeStorageState | 'hang'; iam?: boolean; lock?: boolean; cluster?: boolean; kms?: boolean }, enabled = true) {
   const sources: HealthSources = {
     storage: () => state.storage === 'hang' ? new Promise(() => {}) : Promise.resolve(state.storage),
     iamReady: () => state.iam ?? true,
@@ -16,6 +16,7 @@ async function appWith(state: { storage: ProbeStorageState | 'hang'; iam?: boole
     deadlineMs: 200,
     maintenanceLosesQuorum: () => true,
     readyNeedsLock: state.cluster ?? false,
+    ...(state.kms === true ? { kms: () => ({ ready: true, keyId: 'test-key' }) } : {}),
   };
   const app = Fastify();
   await app.register(healthPlugin, { enabled, sources });
@@ -45,6 +46,12 @@ test('ready: 200 ready:true with details when storage and IAM are ready', async 
     assert.deepEqual(Object.keys(b.details).sort(), ['iam', 'lock', 'storage']);
     assert.equal(b.details.storage.status, 'connected');
   }
+});
+
+test('ready: details gain kms only when a KMS is configured (SPEC §2)', async () => {
+  const b = (await (await appWith({ storage: healthy, kms: true })).inject({ url: '/health/ready' })).json();
+  assert.deepEqual(Object.keys(b.details).sort(), ['iam', 'kms', 'lock', 'storage']);
+  assert.deepEqual(b.details.kms, { status: 'connected', ready: true, keyId: 'test-key' });
 });
 
 test('ready: 503 with storage_quorum_unavailable and iam_not_ready', async () => {

@@ -4,7 +4,7 @@
  * 412 for ?maintenance=true). With `enabled: false` every one of these paths answers 404 (SVC_HEALTH_ENDPOINT_ENABLE=false).
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { evaluateProbe, type ProbeKind, type ProbeSnapshot, type ProbeStorageState } from './readiness.js';
+import { evaluateProbe, type ProbeKind, type ProbeKmsState, type ProbeSnapshot, type ProbeStorageState } from './readiness.js';
 
 /** Where the probes read their state from; injected by the composition root. */
 export interface HealthSources {
@@ -22,6 +22,8 @@ export interface HealthSources {
   deadlineMs?: number;
   /** True when taking this node down would lose quorum (MinIO `?maintenance=true` → 412); single node: always. */
   maintenanceLosesQuorum: () => boolean;
+  /** The configured KMS (SSE-S3); absent when none, and then readiness has no `details.kms` (SPEC §2). */
+  kms?: () => ProbeKmsState;
 }
 
 /** Options of the health plugin. */
@@ -63,7 +65,10 @@ export const healthPlugin: FastifyPluginAsync<HealthPluginOptions> = async (app,
       withDeadline(src.storage(), deadline),
       withDeadline(src.lockReady(), deadline),
     ]);
-    return { storage, iamReady: src.iamReady(), lockReady: lockReady === true, readyNeedsLock: src.readyNeedsLock === true };
+    return {
+      storage, iamReady: src.iamReady(), lockReady: lockReady === true, readyNeedsLock: src.readyNeedsLock === true,
+      ...(src.kms !== undefined ? { kms: src.kms() } : {}),
+    };
   };
   const liveBody = () => ({
     status: 'ok', ready: true, service: 'svc', version: src.version,

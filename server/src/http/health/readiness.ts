@@ -16,6 +16,14 @@ export interface ProbeSnapshot {
   lockReady: boolean;
   /** The 'ready' probe also requires lock quorum (cluster node). */
   readyNeedsLock?: boolean;
+  /** The KMS, when one is configured. */
+  kms?: ProbeKmsState;
+}
+
+/** What the probes know about a configured KMS. */
+export interface ProbeKmsState {
+  ready: boolean;
+  keyId: string;
 }
 
 /** The degradedReasons values SPEC §7 defines. */
@@ -31,7 +39,7 @@ interface DependencyDetail {
 export interface ReadinessBody {
   status: 'ok' | 'degraded';
   ready: boolean;
-  details: { storage: DependencyDetail; iam: DependencyDetail; lock: DependencyDetail };
+  details: { storage: DependencyDetail; iam: DependencyDetail; lock: DependencyDetail; kms?: DependencyDetail };
   degradedReasons: DegradedReason[];
 }
 
@@ -61,7 +69,12 @@ export function evaluateProbe(kind: ProbeKind, snap: ProbeSnapshot): ReadinessBo
   return {
     status: ready ? 'ok' : 'degraded',
     ready,
-    details: { storage: detail(storageOk, storageExtra), iam: detail(snap.iamReady), lock: detail(snap.lockReady) },
+    details: {
+      storage: detail(storageOk, storageExtra), iam: detail(snap.iamReady), lock: detail(snap.lockReady),
+      // SPEC §2: `kms` only when a KMS is configured. It is reported, not a readiness condition (SSE-S3 requests
+      // fail on their own when it cannot serve).
+      ...(snap.kms !== undefined ? { kms: detail(snap.kms.ready, { keyId: snap.kms.keyId }) } : {}),
+    },
     degradedReasons: reasons,
   };
 }
