@@ -1,10 +1,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   CreateBucketCommand, GetObjectCommand, GetObjectTaggingCommand, HeadObjectCommand, PutBucketPolicyCommand,
 } from '@aws-sdk/client-s3';
-import { ACCESS_KEY, REGION, SECRET_KEY, startS3, type S3Harness } from './helpers/harness.js';
+import { startS3, type S3Harness } from './helpers/harness.js';
+import { postForm, signedFields } from './helpers/post-form.js';
 import { rejectsWith } from './helpers/rejects.js';
 import { errorCode, rawRequest } from './helpers/raw.js';
 
@@ -16,33 +17,8 @@ before(async () => {
 });
 after(async () => { await h.close(); });
 
-const hmac = (key: Buffer | string, data: string): Buffer => createHmac('sha256', key).update(data).digest();
-
-/** Builds the signed fields of a POST form as the AWS SigV4 POST example does. */
-function signedFields(conditions: unknown[], opts: { expiration?: Date; secret?: string; accessKey?: string } = {}): Record<string, string> {
-  const now = new Date();
-  const day = now.toISOString().slice(0, 10).replace(/-/g, '');
-  const amzDate = `${day}T000000Z`;
-  const credential = `${opts.accessKey ?? ACCESS_KEY}/${day}/${REGION}/s3/aws4_request`;
-  const policy = Buffer.from(JSON.stringify({
-    expiration: (opts.expiration ?? new Date(Date.now() + 3_600_000)).toISOString(),
-    conditions: [...conditions, { 'x-amz-algorithm': 'AWS4-HMAC-SHA256' }, { 'x-amz-credential': credential }, { 'x-amz-date': amzDate }],
-  })).toString('base64');
-  const key = hmac(hmac(hmac(hmac(`AWS4${opts.secret ?? SECRET_KEY}`, day), REGION), 's3'), 'aws4_request');
-  return {
-    policy,
-    'x-amz-algorithm': 'AWS4-HMAC-SHA256',
-    'x-amz-credential': credential,
-    'x-amz-date': amzDate,
-    'x-amz-signature': hmac(key, policy).toString('hex'),
-  };
-}
-
-async function post(fields: Record<string, string>, file: Buffer | undefined, filename = 'photo.jpg', bucket = B): Promise<Response> {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  if (file !== undefined) form.append('file', new Blob([new Uint8Array(file)]), filename);
-  return fetch(`${h.endpoint}/${bucket}`, { method: 'POST', body: form, redirect: 'manual' });
+function post(fields: Record<string, string>, file: Buffer | undefined, filename = 'photo.jpg', bucket = B): Promise<Response> {
+  return postForm(h.endpoint, bucket, fields, file, filename);
 }
 
 async function code(res: Response): Promise<string | undefined> {

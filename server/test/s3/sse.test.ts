@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  CompleteMultipartUploadCommand, CopyObjectCommand, CreateBucketCommand, CreateMultipartUploadCommand, DeleteBucketEncryptionCommand,
+  CompleteMultipartUploadCommand, CopyObjectCommand, ListPartsCommand, CreateBucketCommand, CreateMultipartUploadCommand, DeleteBucketEncryptionCommand,
   GetBucketEncryptionCommand, GetObjectAttributesCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutBucketEncryptionCommand,
   PutObjectCommand, UploadPartCommand, UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
@@ -12,6 +12,7 @@ import { parseKmsSecretKey } from '../../src/crypto/index.js';
 import { startS3, type S3Harness } from './helpers/harness.js';
 import { rejectsWith } from './helpers/rejects.js';
 import { errorCode, signRequest, signedRequest } from './helpers/raw.js';
+import { postForm, signedFields } from './helpers/post-form.js';
 
 let h: S3Harness;
 let plain: S3Harness;
@@ -153,6 +154,8 @@ test('SSE-C multipart: every part and the completion need the key; ranges cross 
     assert.equal(res.SSECustomerKeyMD5, k.SSECustomerKeyMD5);
     uploaded.push({ PartNumber: i + 1, ETag: res.ETag!, ChecksumCRC32: res.ChecksumCRC32! });
   }
+  const listed = await h.client.send(new ListPartsCommand({ Bucket: B, Key: key, UploadId }));
+  assert.deepEqual(listed.Parts?.map((p) => p.Size), [5 * MiB, 70_000]);
   await rejectsWith(h.client.send(new CompleteMultipartUploadCommand({ Bucket: B, Key: key, UploadId, MultipartUpload: { Parts: uploaded } })), 'InvalidRequest', 400);
   await h.client.send(new CompleteMultipartUploadCommand({ Bucket: B, Key: key, UploadId, MultipartUpload: { Parts: uploaded }, ...ssec(k) }));
   const whole = Buffer.concat(parts);
@@ -208,6 +211,22 @@ test('SSE-S3: AES256 objects read back transparently, ETag is the plaintext MD5,
   assert.equal(errorCode(bad.body), 'BadDigest');
   await rejectsWith(h.client.send(new HeadObjectCommand({ Bucket: B, Key: 's3/bad-md5' })), 'NotFound', 404);
   await rejectsWith(h.client.send(new PutObjectCommand({ Bucket: B, Key: 's3/kms', Body: 'x', ServerSideEncryption: 'aws:kms' })), 'NotImplemented', 501);
+});
+
+test('POST forms: an x-amz-server-side-encryption field stores the upload SSE-S3', async () => {
+  const data = secretData(4000);
+  const res = await postForm(h.endpoint, B, {
+    key: 'posted', 'x-amz-server-side-encryption': 'AES256',
+    ...signedFields([{ bucket: B }, { key: 'posted' }, { 'x-amz-server-side-encryption': 'AES256' }]),
+  }, data);
+  assert.equal(res.status, 204);
+  assert.equal(res.headers.get('x-amz-server-side-encryption'), 'AES256');
+  assert.equal(res.headers.get('etag'), `"${createHash('md5').update(data).digest('hex')}"`);
+  const head = await h.client.send(new HeadObjectCommand({ Bucket: B, Key: 'posted' }));
+  assert.equal(head.ServerSideEncryption, 'AES256');
+  assert.equal(head.ContentLength, 4000);
+  assert.equal(await onDisk(h, data.subarray(0, MARKER_LENGTH)), false);
+  assert.ok((await body(await h.client.send(new GetObjectCommand({ Bucket: B, Key: 'posted' })))).equals(data));
 });
 
 test('bucket default encryption: Put/Get/Delete, writes without headers become SSE-S3', async () => {
