@@ -7,7 +7,7 @@ import { checksumElements, type ChecksumValues } from '../headers/checksum-heade
 import { parseIntegerMarker, parseMaxEntries } from '../list-params.js';
 import { S3_XMLNS } from '../xml/responses.js';
 import { S3Error } from '../s3-error.js';
-import { encryptionHeaders, openObjectKey, plainView, storedEncryption } from '../sse/object-crypto.js';
+import { decryptedInfo } from '../sse/object-crypto.js';
 
 /**
  * GetObjectAttributes (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObjectAttributes.html): the
@@ -105,9 +105,8 @@ export async function getObjectAttributes(ctx: S3Context, bucket: string, key: s
   const maxParts = parseMaxEntries(header(ctx, 'x-amz-max-parts'), 'max-parts');
   const partNumberMarker = parseIntegerMarker(header(ctx, 'x-amz-part-number-marker'), 'part-number-marker');
   const stored = await ctx.layer.getObjectInfo(bucket, key, versionId === undefined ? {} : { versionId });
-  const opened = openObjectKey(ctx, stored);
-  const info = plainView(stored);
-  ctx.reply.headers(encryptionHeaders(storedEncryption(stored), opened?.customer));
+  const { info, headers } = decryptedInfo(ctx, stored);
+  ctx.reply.headers(headers);
   ctx.reply.header('last-modified', info.lastModified.toUTCString());
   if (info.versionId !== undefined && (info.versionId !== 'null' || versionId !== undefined)) ctx.reply.header('x-amz-version-id', info.versionId);
   return sendXml(ctx, 200, encodeObjectAttributes(info, wanted, { maxParts, partNumberMarker }));

@@ -6,7 +6,7 @@ import { contentRange, resolveRange } from '../headers/range.js';
 import { responseOverrides } from '../headers/metadata.js';
 import { checksumHeaders, objectHeaders, validatorHeaders } from '../headers/response-headers.js';
 import { S3Error } from '../s3-error.js';
-import { decryptingObject } from '../sse/object-crypto.js';
+import { decryptedInfo, decryptingObject } from '../sse/object-crypto.js';
 
 type Prepared = { kind: 'not-modified' } | { kind: 'content'; range: { start: number; end: number } | undefined };
 
@@ -80,8 +80,7 @@ export async function getObject(ctx: S3Context, bucket: string, key: string, ver
 /** HeadObject: the GetObject headers without a body. */
 export async function headObject(ctx: S3Context, bucket: string, key: string, versionId?: string): Promise<FastifyReply> {
   const stored = await ctx.layer.getObjectInfo(bucket, key, versionId === undefined ? {} : { versionId });
-  const { object, headers } = decryptingObject(ctx, { info: stored, read: () => { throw new Error('HEAD reads no data'); } });
-  const info = object.info;
+  const { info, headers } = decryptedInfo(ctx, stored);
   prepare(ctx, info);
   ctx.reply.headers(headers);
   versionHeader(ctx, info, versionId);

@@ -74,7 +74,9 @@ export function sealNewObject(ctx: S3Context, sse: SseWrite, bucket: string, key
  * Unencrypted objects: undefined, and SSE-C headers are refused (400 InvalidRequest, as AWS). SSE-C objects
  * without the key → 400 InvalidRequest; with another key → 403 AccessDenied.
  */
-export function openObjectKey(ctx: S3Context, info: ObjectInfo, prefix: SseCPrefix = 'x-amz-server-side-encryption-customer'): { objectKey: Buffer; customer?: CustomerKey } | undefined {
+export function openObjectKey(
+  ctx: S3Context, info: Pick<ObjectInfo, 'bucket' | 'key' | 'internal'>, prefix: SseCPrefix = 'x-amz-server-side-encryption-customer',
+): { objectKey: Buffer; customer?: CustomerKey } | undefined {
   const kind = storedEncryption(info);
   const customer = parseCustomerKey(ctx, prefix);
   if (kind === undefined) {
@@ -139,6 +141,15 @@ export function encryptionHeaders(kind: 'SSE-C' | 'SSE-S3' | undefined, customer
 }
 
 /**
+ * The client's view of a stored object without reading it (HEAD, GetObjectAttributes): the key is checked as for
+ * a GET, and the encryption response headers are returned.
+ */
+export function decryptedInfo(ctx: S3Context, info: ObjectInfo): { info: ObjectInfo; headers: Record<string, string> } {
+  const opened = openObjectKey(ctx, info);
+  return { info: plainView(info), headers: encryptionHeaders(storedEncryption(info), opened?.customer) };
+}
+
+/**
  * Opens a stored object for a client: the plaintext view and a read that decrypts only the packages a range
  * needs. `prefix` names the SSE-C headers holding the key (the object's own, or a copy source's).
  */
@@ -196,9 +207,7 @@ export function plainPartSize(internal: Record<string, string> | undefined, stor
 export function openUploadKey(
   ctx: S3Context, bucket: string, key: string, internal: Record<string, string> | undefined,
 ): { kind: 'SSE-C' | 'SSE-S3'; objectKey: Buffer; internal: Record<string, string>; customer?: CustomerKey } | undefined {
-  const info: ObjectInfo = {
-    bucket, key, size: 0, etag: '', lastModified: new Date(0), system: {}, user: {}, checksums: {}, ...(internal !== undefined ? { internal } : {}),
-  };
+  const info = { bucket, key, ...(internal !== undefined ? { internal } : {}) };
   const kind = storedEncryption(info);
   const opened = openObjectKey(ctx, info);
   if (opened === undefined || kind === undefined) return undefined;
