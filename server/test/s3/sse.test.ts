@@ -9,6 +9,7 @@ import {
   PutObjectCommand, UploadPartCommand, UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { parseKmsSecretKey } from '../../src/crypto/index.js';
+import { computeChecksum } from '../../src/common/index.js';
 import { startS3, type S3Harness } from './helpers/harness.js';
 import { rejectsWith } from './helpers/rejects.js';
 import { errorCode, signRequest, signedRequest } from './helpers/raw.js';
@@ -166,6 +167,28 @@ test('SSE-C multipart: every part and the completion need the key; ranges cross 
   assert.equal(attrs.ObjectSize, whole.length);
   assert.deepEqual(attrs.ObjectParts?.Parts?.map((p) => p.Size), [5 * MiB, 70_000]);
   assert.equal(await onDisk(h, parts[1]!.subarray(0, MARKER_LENGTH)), false);
+});
+
+test('SSE-S3 multipart with a FULL_OBJECT CRC32C: the checksum is of the whole plaintext', async () => {
+  const key = 'mp/full';
+  const parts = [secretData(5 * MiB), secretData(1234)];
+  const { UploadId, ServerSideEncryption } = await h.client.send(new CreateMultipartUploadCommand({
+    Bucket: B, Key: key, ServerSideEncryption: 'AES256', ChecksumAlgorithm: 'CRC32C', ChecksumType: 'FULL_OBJECT',
+  }));
+  assert.equal(ServerSideEncryption, 'AES256');
+  const uploaded = [];
+  for (const [i, data] of parts.entries()) {
+    const res = await h.client.send(new UploadPartCommand({ Bucket: B, Key: key, UploadId, PartNumber: i + 1, Body: data, ChecksumAlgorithm: 'CRC32C' }));
+    uploaded.push({ PartNumber: i + 1, ETag: res.ETag!, ChecksumCRC32C: res.ChecksumCRC32C! });
+  }
+  const whole = Buffer.concat(parts);
+  const done = await h.client.send(new CompleteMultipartUploadCommand({ Bucket: B, Key: key, UploadId, MultipartUpload: { Parts: uploaded }, MpuObjectSize: whole.length }));
+  assert.equal(done.ChecksumCRC32C, computeChecksum('CRC32C', whole));
+  assert.equal(done.ServerSideEncryption, 'AES256');
+  const got = await h.client.send(new GetObjectCommand({ Bucket: B, Key: key, ChecksumMode: 'ENABLED' }));
+  assert.equal(got.ChecksumCRC32C, computeChecksum('CRC32C', whole));
+  assert.ok((await body(got)).equals(whole));
+  assert.equal(await onDisk(h, parts[0]!.subarray(0, MARKER_LENGTH)), false);
 });
 
 test('copies: SSE-C source needs the copy-source key; the copy can be SSE-S3, SSE-C with another key or plain', async () => {
