@@ -16,7 +16,7 @@ import { payloadChecksums, rejectUnsupportedWriteHeaders, storedChecksumHeaders,
 import { bucketVersioning } from './versioning.js';
 import { checkCompleteAssertions, defaultChecksumType, objectChecksum, parseChecksumDeclaration } from './multipart-checksum.js';
 import { resolveSseWrite } from './bucket-encryption.js';
-import { encryptBody, encryptionHeaders, openUploadKey, plainPartSize, sealNewObject } from '../sse/object-crypto.js';
+import { encryptBody, encryptionHeaders, openUploadKey, plainPartSize, sealNewObject, storedEncryption } from '../sse/object-crypto.js';
 
 const MULTIPART_UNSUPPORTED: ReadonlyArray<[string, string]> = [
   ['x-amz-object-lock-mode', 'Object lock'],
@@ -137,8 +137,13 @@ export async function completeMultipartUpload(ctx: S3Context, bucket: string, ke
   }
   const { upload } = await ctx.layer.listParts(bucket, key, uploadId, { partNumberMarker: 0, maxParts: 0 });
   const alg = upload.checksumAlgorithm;
-  // SSE-C uploads are completed with the same customer key (checked against the upload's sealed key).
-  const enc = openUploadKey(ctx, bucket, key, upload.internal);
+  // SSE-C: the customer key is checked when given; AWS requires it only for uploads with a checksum algorithm
+  // (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CompleteMultipartUpload.html), so transfer managers that
+  // do not resend it on completion work.
+  const keyGiven = header(ctx, 'x-amz-server-side-encryption-customer-algorithm') !== undefined
+    || header(ctx, 'x-amz-server-side-encryption-customer-key') !== undefined;
+  const enc = keyGiven || alg !== undefined ? openUploadKey(ctx, bucket, key, upload.internal) : undefined;
+  const kind = storedEncryption({ internal: upload.internal });
   const declared = { ...(alg !== undefined ? { algorithm: alg, type: upload.checksumType ?? defaultChecksumType(alg) } : {}) };
   const stored = new Map((await allParts(ctx, bucket, key, uploadId)).map((p) => [p.partNumber, p]));
   let composite: string | undefined;
@@ -171,7 +176,7 @@ export async function completeMultipartUpload(ctx: S3Context, bucket: string, ke
   const keyPath = key.split('/').map(encodeURIComponent).join('/');
   const location = ctx.virtualHosted ? `http://${host}/${keyPath}` : `http://${host}/${encodeURIComponent(bucket)}/${keyPath}`;
   ctx.reply.headers(storedChecksumHeaders(checksums));
-  ctx.reply.headers(encryptionHeaders(enc?.kind, enc?.customer));
+  ctx.reply.headers(encryptionHeaders(kind, enc?.customer));
   if (declared.type !== undefined) ctx.reply.header('x-amz-checksum-type', declared.type);
   return sendXml(ctx, 200, encodeCompleteMultipartUpload({
     location, bucket, key, etag: info.etag, checksums, ...(declared.type !== undefined ? { checksumType: declared.type } : {}),
