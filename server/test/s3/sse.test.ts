@@ -233,6 +233,13 @@ test('SSE-S3: AES256 objects read back transparently, ETag is the plaintext MD5,
   assert.equal(bad.status, 400);
   assert.equal(errorCode(bad.body), 'BadDigest');
   await rejectsWith(h.client.send(new HeadObjectCommand({ Bucket: B, Key: 's3/bad-md5' })), 'NotFound', 404);
+  // A body that fails its checksum while being encrypted is refused the same way, and nothing is stored.
+  const badCrc = await signedRequest(h.port, {
+    method: 'PUT', path: `/${B}/s3/bad-crc`, body: 'payload', headers: { 'x-amz-server-side-encryption': 'AES256', 'x-amz-checksum-crc32': 'AAAAAA==' },
+  });
+  assert.equal(badCrc.status, 400);
+  assert.equal(errorCode(badCrc.body), 'BadDigest');
+  await rejectsWith(h.client.send(new HeadObjectCommand({ Bucket: B, Key: 's3/bad-crc' })), 'NotFound', 404);
   await rejectsWith(h.client.send(new PutObjectCommand({ Bucket: B, Key: 's3/kms', Body: 'x', ServerSideEncryption: 'aws:kms' })), 'NotImplemented', 501);
 });
 
