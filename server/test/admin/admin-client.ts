@@ -35,7 +35,8 @@ export async function adminCall(
   let sent = headers;
   if (opts.unsigned !== true) {
     const signer = new SignatureV4({
-      service: 's3', region: 'us-east-1', sha256: Sha256, credentials: { accessKeyId: accessKey, secretAccessKey: opts.signSecret ?? secretKey },
+      // S3 signs the path as sent, without encoding it again (the SDK's S3 client does the same).
+      service: 's3', region: 'us-east-1', sha256: Sha256, uriEscapePath: false, credentials: { accessKeyId: accessKey, secretAccessKey: opts.signSecret ?? secretKey },
     });
     const signed = await signer.sign({
       method, protocol: u.protocol, hostname: u.hostname, port: Number(u.port), path: u.pathname, query, headers, ...(body !== undefined ? { body } : {}),
