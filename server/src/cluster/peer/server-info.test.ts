@@ -10,10 +10,12 @@ import { collectServerReport, offlineServerReport } from './server-info.js';
 test('collectServerReport: statfs figures for a serving drive, missing for a vanished one, offline before storage opens', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'svc-server-info-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
-  const places = [0, 1].map((index) => ({ endpoint: `http://n:1${join(dir, `d${index}`)}`, path: join(dir, `d${index}`), pool: 0, set: 0, index }));
+  const places = [0, 1, 2, 3].map((index) => ({ endpoint: `http://n:1${join(dir, `d${index}`)}`, path: join(dir, `d${index}`), pool: 0, set: 0, index }));
   const slots: DriveSlotView[] = [
     { pool: 0, set: 0, index: 0, drive: new LocalDrive(dir), state: 'online', uuid: 'u0', healing: true },
     { pool: 0, set: 0, index: 1, drive: new LocalDrive(join(dir, 'gone')), state: 'online', uuid: 'u1', healing: false },
+    { pool: 0, set: 0, index: 2, drive: new LocalDrive(join(dir, 'gone')), state: 'offline', uuid: 'u2', healing: false },
+    { pool: 0, set: 0, index: 3, drive: new LocalDrive(dir), state: 'mismatched', uuid: 'u3', healing: false },
   ];
   const startedAt = new Date('2024-01-01T00:00:00Z');
   const report = await collectServerReport({
@@ -30,9 +32,10 @@ test('collectServerReport: statfs figures for a serving drive, missing for a van
   assert.ok(ok!.usedBytes > 0 && ok!.availableBytes > 0);
   assert.deepEqual([ok?.uuid, ok?.healing, ok?.index, ok?.server], ['u0', true, 1, 'n:1']);
   assert.deepEqual([gone?.state, gone?.totalBytes, gone?.index], ['missing', 0, 2]);
+  assert.deepEqual(report.drives.slice(2).map((d) => d.state), ['missing', 'corrupt']);
 
   const starting = await collectServerReport({ endpoint: 'n:1', version: '9', startedAt, drives: places, slots: () => undefined, network: async () => ({}) });
-  assert.deepEqual(starting.drives.map((d) => d.state), ['offline', 'offline']);
+  assert.deepEqual(starting.drives.map((d) => d.state), ['offline', 'offline', 'offline', 'offline']);
 });
 
 test('offlineServerReport: every drive offline with capacity 0, positions 1-based', () => {

@@ -101,7 +101,7 @@ async function driveReport(place: DrivePlace, server: string, slot: DriveSlotVie
   } catch (err) {
     // A drive whose statfs fails says what is wrong with it: no root directory, or an I/O fault.
     const why: ReportDriveState = err instanceof DiskNotFoundError ? 'missing' : err instanceof FaultyDiskError ? 'faulty' : 'offline';
-    return placeReport(place, server, state === 'ok' ? why : state, slot.uuid, slot.healing);
+    return placeReport(place, server, state === 'ok' || state === 'offline' ? why : state, slot.uuid, slot.healing);
   }
 }
 
