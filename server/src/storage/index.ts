@@ -6,7 +6,7 @@
 export type {
   BucketConfigKind, BucketInfo, ByteRange, ChecksumAlgorithm, CompletePart, DeleteMarkerInfo, DeleteObjectOptions, DeleteObjectResult,
   ListObjectsOptions, ListObjectsResult, ListPartsResult,
-  ListUploadsOptions, ListUploadsResult, MultipartUploadInfo, NamespaceLocker, ObjectInfo, ObjectLayer,
+  ListUploadsOptions, ListUploadsResult, MultipartUploadInfo, NamespaceLocker, ObjectInfo, ObjectLayer, Unlock,
   ObjectMetadataInput, ObjectTag, OpenObject, OpenPoolsOptions, OpenStorageOptions, PartInfo, PoolOptions, PutObjectOptions, Storage, StorageHealth,
   StorageLogger, SystemMetadataName, VersioningState, VersionSelector, ListVersionsOptions, ListVersionsResult, ObjectVersionInfo,
   DriveHealState, DriveHealStatus, DriveSlotView, DriveState, DriveViewHooks, PoolLayoutView, HealingHooks, HealQueueStatus, HealStatus, ScanCycleOptions, ScanCycleResult, ScannerOptions, ScannerStatus,

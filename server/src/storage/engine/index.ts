@@ -21,6 +21,6 @@ export type { DriveHealState, DriveHealStatus } from './drive-heal-tracker.js';
 export type { ScanCycleOptions, ScanCycleResult, ScannerOptions, ScannerStatus } from './scanner.js';
 export type { StorageLogger } from './erasure-set.js';
 export { LocalLocker } from './locker.js';
-export type { NamespaceLocker } from './locker.js';
+export type { NamespaceLocker, Unlock } from './locker.js';
 export { MAX_KEY_BYTES, checkObjectName, compareUtf8 } from './object-name.js';
 export { MIN_PART_SIZE } from './multipart.js';
