@@ -4,7 +4,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { statfs } from 'node:fs/promises';
+import { rename, statfs } from 'node:fs/promises';
 import { CreateBucketCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { startSvc, type SvcProcess } from '../helpers/svc-process.js';
 import { s3Client } from '../helpers/s3-client.js';
@@ -112,4 +112,19 @@ test('an unknown admin path or method is a 404 JSON error, a bad JSON body a 400
   assertJsonError(await root('PUT', 'users/bob', { secretKey: 42 }), 400, 'InvalidArgument');
   assertJsonError(await root('PUT', 'policies/p1', 'not json'), 400, 'MalformedPolicy');
   assert.equal((await root('GET', 'users/bob')).status, 404);
+});
+
+test('a drive whose directory vanished is reported missing with capacity 0, and the node degraded', async () => {
+  const moved = `${svc.drives[3]!}.away`;
+  await rename(svc.drives[3]!, moved);
+  try {
+    const info = obj(await root('GET', 'info'));
+    assert.equal(info['status'], 'degraded');
+    const drives = info['drives'] as Array<Record<string, unknown>>;
+    assert.deepEqual(drives.map((d) => d['state']), ['ok', 'ok', 'ok', 'missing']);
+    assert.deepEqual([drives[3]!['totalBytes'], drives[3]!['usedBytes'], drives[3]!['availableBytes']], [0, 0, 0]);
+    assert.deepEqual([(info['backend'] as Record<string, unknown>)['onlineDrives'], (info['backend'] as Record<string, unknown>)['offlineDrives']], [3, 1]);
+  } finally {
+    await rename(moved, svc.drives[3]!);
+  }
 });
