@@ -14,6 +14,8 @@ export type { DeleteMarkerInfo } from './storage-errors.js';
 export { openPools, openStorage } from './open-storage.js';
 export type { OpenPoolsOptions, OpenStorageOptions, PoolOptions, Storage } from './open-storage.js';
 export type { HealStatus, HealingHooks } from './heal-status.js';
+export type { DriveSlotView, DriveViewHooks, PoolLayoutView } from './drive-view.js';
+export type { DriveState } from './set-drive.js';
 export type { HealQueueStatus } from './heal-queue.js';
 export type { DriveHealState, DriveHealStatus } from './drive-heal-tracker.js';
 export type { ScanCycleOptions, ScanCycleResult, ScannerOptions, ScannerStatus } from './scanner.js';
