@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { buildApiApp, buildConsoleApp, type ClusterRoutes } from './app.js';
+import { buildApiApp, buildConsoleApp, routeTable, type ClusterRoutes, type RouteEntry } from './app.js';
 import {
   IamReloadNotifier, PeerMonitor, RemoteDrive, RpcClient, ServerReports, collectServerReport, createClusterLocking, drivePlacesOf, iamReloadPlugin,
   credentialsFingerprint, endpointsFingerprint, losesQuorumWithoutSelf, parseTopology, peerNetwork, serverInfoPlugin,
@@ -28,7 +28,13 @@ export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 export interface RunningServer {
   apiUrl: string;
   consoleUrl: string | undefined;
+  /** Every route of the two listeners (the security tests walk them without credentials). */
+  routes(): { api: readonly RouteEntry[]; console: readonly RouteEntry[] };
   close(): Promise<void>;
+}
+
+function routesOf(api: FastifyInstance, consoleApp: FastifyInstance | undefined): ReturnType<RunningServer['routes']> {
+  return { api: routeTable(api), console: consoleApp === undefined ? [] : routeTable(consoleApp) };
 }
 
 function makeLogger(config: ServerConfig): Logger {
@@ -208,7 +214,10 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
   }).join('; ');
   banner(print, urlOf(api, config.address), consoleApp ? urlOf(consoleApp, config.consoleAddress) : undefined,
     `${topology.endpoints.length} on ${topology.nodes.length} nodes (${local.length} here) in ${layout}`);
-  return { apiUrl: urlOf(api, config.address), consoleUrl: consoleApp ? urlOf(consoleApp, config.consoleAddress) : undefined, close };
+  return {
+    apiUrl: urlOf(api, config.address), consoleUrl: consoleApp ? urlOf(consoleApp, config.consoleAddress) : undefined,
+    routes: () => routesOf(api, consoleApp), close,
+  };
 }
 
 /** Starts storage and both listeners from a loaded config; `print` receives the human banner lines. */
@@ -271,6 +280,7 @@ export async function startServer(config: ServerConfig, print: (line: string) =>
   return {
     apiUrl,
     consoleUrl,
+    routes: () => routesOf(api, consoleApp),
     async close() {
       iam.close();
       await Promise.allSettled([api.close(), consoleApp?.close()]);
