@@ -10,7 +10,9 @@ export type {
   ObjectMetadataInput, ObjectTag, OpenObject, OpenPoolsOptions, OpenStorageOptions, PartInfo, PoolOptions, PutObjectOptions, Storage, StorageHealth,
   StorageLogger, SystemMetadataName, VersioningState, VersionSelector, ListVersionsOptions, ListVersionsResult, ObjectVersionInfo,
   DriveHealState, DriveHealStatus, HealingHooks, HealQueueStatus, HealStatus, ScanCycleOptions, ScanCycleResult, ScannerOptions, ScannerStatus,
+  CompleteUploadOptions, ObjectLockCheck, ObjectLockState, ObjectRetention, RetentionMode,
 } from './engine/index.js';
+export { ObjectLockedError } from './engine/index.js';
 export {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, DeleteMarkerReadError, EntityTooSmallError,
   FormatMismatchError, IncompleteBodyError, InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError,

@@ -3,7 +3,9 @@ export type {
   BucketConfigKind, BucketInfo, ByteRange, ChecksumAlgorithm, CompletePart, DeleteObjectOptions, DeleteObjectResult, ListObjectsOptions, ListObjectsResult, ListPartsResult,
   ListUploadsOptions, ListUploadsResult, MultipartUploadInfo, ObjectInfo, ObjectLayer, ObjectMetadataInput, ObjectTag, OpenObject,
   PartInfo, PutObjectOptions, StorageHealth, SystemMetadataName, VersioningState, VersionSelector, ListVersionsOptions, ListVersionsResult, ObjectVersionInfo,
+  CompleteUploadOptions, ObjectLockCheck, ObjectLockState, ObjectRetention, RetentionMode,
 } from './object-layer.js';
+export { ObjectLockedError } from './retention.js';
 export {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, EntityTooSmallError, FormatMismatchError,
   IncompleteBodyError, InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError,
