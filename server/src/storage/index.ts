@@ -27,3 +27,7 @@ export {
 export { BitrotMismatchError } from './bitrot/index.js';
 export { CorruptRecordError } from './format/index.js';
 export { UnsupportedErasureError, defaultParity } from './erasure/index.js';
+export { LifecycleService, dueTime, parseLifecycleConfig, runLifecycle } from './engine/index.js';
+export type {
+  LifecycleConfig, LifecycleFilter, LifecycleRule, LifecycleRunOptions, LifecycleRunReport, LifecycleServiceOptions,
+} from './engine/index.js';
