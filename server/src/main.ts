@@ -17,7 +17,7 @@ import { ConfigError, ConfigErrors, loadConfig, type ListenAddress, type ServerC
 import { S3Error } from './http/s3/index.js';
 import type { HealthSources } from './http/health/index.js';
 import { IamStore, loadOrCreateRootCredentials, objectLayerPersistence } from './iam/index.js';
-import { LocalDrive, openPools, openStorage, type Drive, type ObjectLayer, type Storage } from './storage/index.js';
+import { LifecycleService, LocalDrive, openPools, openStorage, type Drive, type ObjectLayer, type Storage } from './storage/index.js';
 import { VERSION } from './common/index.js';
 
 /** Exit codes of `svc` (documented in README): 0 ok, 1 runtime failure, 2 usage or invalid configuration. */
@@ -166,8 +166,10 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
     healthEnabled: config.healthEndpointsEnabled, healthSources, cluster,
   });
   let consoleApp: FastifyInstance | undefined;
+  let lifecycle: LifecycleService | undefined;
   const close = async (): Promise<void> => {
     peers.stop();
+    await lifecycle?.stop();
     iam.close();
     await Promise.allSettled([api.close(), consoleApp?.close()]);
     await storage?.close();
@@ -185,6 +187,8 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
       onWait: (s) => { if (++rounds % 5 === 0) print(`Waiting for format quorum: ${s.formatted} formatted, ${s.unformatted} empty, ${s.unreachable} unreachable`); },
     });
     storage = await openPools({ pools, logger, locker: locking.locker });
+    // One node runs the lifecycle pass: two nodes expiring the same key would each add a delete marker.
+    if (topology.nodes[0] === topology.self) lifecycle = startLifecycle(storage, logger);
     await iam.start();
     consoleApp = await listenConsole(config, logger);
   } catch (err) {
@@ -200,6 +204,19 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
   return { apiUrl: urlOf(api, config.address), consoleUrl: consoleApp ? urlOf(consoleApp, config.consoleAddress) : undefined, close };
 }
 
+/** Time between two lifecycle passes (bucket lifecycle rules act at day granularity). */
+const LIFECYCLE_INTERVAL_MS = 3_600_000;
+
+/** Starts the background lifecycle pass over `layer` (https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lifecycle-mgmt.html). */
+function startLifecycle(layer: ObjectLayer, logger: Logger): LifecycleService {
+  const service = new LifecycleService(layer, {
+    intervalMs: LIFECYCLE_INTERVAL_MS,
+    onError: (what, err) => logger.warn(`lifecycle: ${what}: ${err instanceof Error ? err.message : String(err)}`),
+  });
+  service.start();
+  return service;
+}
+
 /** Starts storage and both listeners from a loaded config; `print` receives the human banner lines. */
 export async function startServer(config: ServerConfig, print: (line: string) => void): Promise<RunningServer> {
   const logger = makeLogger(config);
@@ -212,6 +229,7 @@ export async function startServer(config: ServerConfig, print: (line: string) =>
   const storage = await openStorage({ sets: config.sets, parity: config.parity, logger });
   const iam = new IamStore({ root: credentials, persistence: objectLayerPersistence(storage), logger });
   await iam.start();
+  const lifecycle = startLifecycle(storage, logger);
   const startedAt = new Date();
   const api = await buildApiApp({
     logger, objectLayer: storage, lookupSecret: (ak) => iam.lookupSecret(ak), identities: iam, region: config.region, domains: config.domains,
@@ -251,6 +269,7 @@ export async function startServer(config: ServerConfig, print: (line: string) =>
     consoleUrl,
     async close() {
       iam.close();
+      await lifecycle.stop();
       await Promise.allSettled([api.close(), consoleApp?.close()]);
       await storage.close();
       logger.flush?.();
