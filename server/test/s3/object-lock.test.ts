@@ -95,7 +95,11 @@ test('PUT with retention: HEAD/GET show it, GetObjectRetention returns it, the v
   const many = await h.client.send(new DeleteObjectsCommand({ Bucket: 'locked', Delete: { Objects: [{ Key: 'gov', VersionId: put.VersionId }] } }));
   assert.equal(many.Errors?.[0]?.Code, 'AccessDenied');
   // With the bypass header (root holds s3:BypassGovernanceRetention) the GOVERNANCE version goes.
-  await h.client.send(new DeleteObjectCommand({ Bucket: 'locked', Key: 'gov', VersionId: put.VersionId, BypassGovernanceRetention: true }));
+  const bypassed = await h.client.send(new DeleteObjectsCommand({
+    Bucket: 'locked', BypassGovernanceRetention: true, Delete: { Objects: [{ Key: 'gov', VersionId: put.VersionId }] },
+  }));
+  assert.equal(bypassed.Errors, undefined);
+  assert.equal(bypassed.Deleted?.[0]?.VersionId, put.VersionId);
   await rejectsWith(h.client.send(new HeadObjectCommand({ Bucket: 'locked', Key: 'gov', VersionId: put.VersionId })), 'NotFound', 404);
 });
 
