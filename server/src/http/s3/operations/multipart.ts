@@ -150,7 +150,7 @@ export async function completeMultipartUpload(ctx: S3Context, bucket: string, ke
     composite = combineCompositeChecksum(alg, values);
   }
   const versioning = await bucketVersioning(ctx.layer, bucket);
-  const lockConfig = await bucketObjectLock(ctx.layer, bucket);
+  const lockConfig = await bucketObjectLock(ctx.layer, bucket, versioning ?? null);
   // The bucket's default retention counts from completion, when the object is created.
   const retention = lockConfig === undefined ? undefined : defaultRetention(lockConfig, ctx.now());
   const info = await ctx.layer.completeMultipartUpload(

@@ -104,7 +104,7 @@ export async function copyObject(ctx: S3Context, bucket: string, key: string, so
   // consumes, and an engine failure stops the source read.
   const versioning = await bucketVersioning(ctx.layer, bucket);
   // The copy is a new object: the source's lock is not copied, the request's headers or the bucket default apply.
-  const lock = await lockForWrite(ctx, bucket, key, { checkIntegrity: false });
+  const lock = await lockForWrite(ctx, bucket, key, { checkIntegrity: false, versioning });
   const body = tap.stream;
   pipeline(src.read(), body, () => undefined);
   const info = await ctx.layer.putObject(bucket, key, body, {

@@ -25,7 +25,7 @@ function deleteHeaders(result: DeleteObjectResult): Record<string, string> {
  */
 export async function deleteObject(ctx: S3Context, bucket: string, key: string, versionId?: string): Promise<FastifyReply> {
   const versioning = await bucketVersioning(ctx.layer, bucket);
-  const objectLock = versionId === undefined ? undefined : await deleteLockCheck(ctx, bucket, key);
+  const objectLock = versionId === undefined ? undefined : await deleteLockCheck(ctx, bucket, key, versioning);
   const result = await ctx.layer.deleteObject(bucket, key, {
     ...(versionId !== undefined ? { versionId } : {}),
     ...(versioning !== undefined ? { versioning } : {}),
@@ -61,7 +61,7 @@ export async function deleteObjects(ctx: S3Context, bucket: string): Promise<Fas
   // A missing bucket fails the whole request rather than every key.
   await ctx.layer.getBucketInfo(bucket);
   const versioning = await bucketVersioning(ctx.layer, bucket);
-  const locked = (await bucketObjectLock(ctx.layer, bucket)) !== undefined;
+  const locked = (await bucketObjectLock(ctx.layer, bucket, versioning ?? null)) !== undefined;
   const outcomes: Array<{ deleted?: DeletedView; error?: DeleteErrorView }> = new Array(request.objects.length);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { ObjectInfo, ObjectLayer, ObjectLockCheck, ObjectLockState, ObjectRetention } from '../../../storage/index.js';
+import type { ObjectInfo, ObjectLayer, ObjectLockCheck, ObjectLockState, ObjectRetention, VersioningState } from '../../../storage/index.js';
 import { header, sendEmpty, sendXml, type S3Context } from '../context.js';
 import { hasIntegrityHeader, readXmlBody } from '../body.js';
 import {
@@ -32,8 +32,13 @@ function requireIntegrity(ctx: S3Context, what: string): void {
   }
 }
 
-/** The bucket's Object Lock configuration, or undefined when Object Lock is not enabled on it. */
-export async function bucketObjectLock(layer: ObjectLayer, bucket: string): Promise<BucketLockConfig | undefined> {
+/**
+ * The bucket's Object Lock configuration, or undefined when Object Lock is not enabled on it. Writers pass the
+ * versioning state they already read: Object Lock implies versioning Enabled (and it can never be suspended), so
+ * any other state answers without reading the bucket record again.
+ */
+export async function bucketObjectLock(layer: ObjectLayer, bucket: string, versioning?: VersioningState | null): Promise<BucketLockConfig | undefined> {
+  if (versioning !== undefined && versioning !== 'enabled') return undefined;
   const stored = await layer.getBucketConfig(bucket, 'object-lock');
   if (stored === undefined) return undefined;
   return JSON.parse(stored) as BucketLockConfig;
@@ -94,8 +99,10 @@ export function bypassGovernance(ctx: S3Context, bucket: string, key: string): b
 }
 
 /** The engine's delete check for `bucket`, or undefined when the bucket has no Object Lock. */
-export async function deleteLockCheck(ctx: S3Context, bucket: string, key: string): Promise<ObjectLockCheck | undefined> {
-  if ((await bucketObjectLock(ctx.layer, bucket)) === undefined) return undefined;
+export async function deleteLockCheck(
+  ctx: S3Context, bucket: string, key: string, versioning: VersioningState | undefined,
+): Promise<ObjectLockCheck | undefined> {
+  if ((await bucketObjectLock(ctx.layer, bucket, versioning ?? null)) === undefined) return undefined;
   return { now: ctx.now(), bypassGovernance: bypassGovernance(ctx, bucket, key) };
 }
 
@@ -213,10 +220,12 @@ export function explicitLock(ctx: S3Context, now: Date): ObjectLockState | undef
  * default retention. Writes that set a retention or a legal hold need Content-MD5 or a checksum, and, for
  * anyone but root, s3:PutObjectRetention / s3:PutObjectLegalHold.
  */
-export async function lockForWrite(ctx: S3Context, bucket: string, key: string, opts: { checkIntegrity: boolean }): Promise<ObjectLockState | undefined> {
+export async function lockForWrite(
+  ctx: S3Context, bucket: string, key: string, opts: { checkIntegrity: boolean; versioning: VersioningState | undefined },
+): Promise<ObjectLockState | undefined> {
   const now = ctx.now();
   const explicit = explicitLock(ctx, now);
-  const config = await bucketObjectLock(ctx.layer, bucket);
+  const config = await bucketObjectLock(ctx.layer, bucket, opts.versioning ?? null);
   if (config === undefined) {
     if (explicit !== undefined) throw missingLockConfig();
     return undefined;

@@ -61,7 +61,7 @@ export async function putObject(ctx: S3Context, bucket: string, key: string): Pr
   const md5 = parseContentMd5(ctx.headers);
   const tags = parseTaggingHeader(header(ctx, 'x-amz-tagging'));
   const versioning = await bucketVersioning(ctx.layer, bucket);
-  const lock = await lockForWrite(ctx, bucket, key, { checkIntegrity: true });
+  const lock = await lockForWrite(ctx, bucket, key, { checkIntegrity: true, versioning });
   const decoded = openBody(ctx);
   const info: ObjectInfo = await ctx.layer.putObject(bucket, key, decoded.stream, {
     size: decoded.decodedLength,
