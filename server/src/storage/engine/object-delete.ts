@@ -20,6 +20,10 @@ export async function deleteObject(set: ErasureSet, bucket: string, key: string,
   const unlock = await set.locker.lock(`${bucket}/${key}`);
   try {
     assertHeld(unlock, `${bucket}/${key}`);
+    if (opts.versionId === undefined && opts.ifNewestModifiedAt !== undefined) {
+      const newest = (await currentRecord(set, bucket, key))?.record.versions[0];
+      if (newest?.modTime !== opts.ifNewestModifiedAt) return { deleteMarker: false, skipped: true };
+    }
     if (opts.versionId === undefined && opts.versioning === undefined) {
       await removeKey(set, bucket, key);
       return { deleteMarker: false };

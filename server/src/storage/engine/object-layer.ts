@@ -246,6 +246,12 @@ export interface DeleteObjectOptions {
   versioning?: VersioningState;
   /** With versionId: refuse (ObjectLockedError) when that version is locked, checked under the object's lock. */
   objectLock?: ObjectLockCheck;
+  /**
+   * Without versionId: act only while the key's newest version still has this modification time (ms), checked under
+   * the object's lock; otherwise nothing changes and the result says `skipped`. A background expiry that listed the
+   * object must not delete (or hide behind a delete marker) a newer object written since.
+   */
+  ifNewestModifiedAt?: number;
 }
 
 /** Options of {@link ObjectLayer.completeMultipartUpload}. */
@@ -261,6 +267,8 @@ export interface DeleteObjectResult {
   versionId?: string;
   /** A delete marker was created, or the version removed was one. */
   deleteMarker: boolean;
+  /** `ifNewestModifiedAt` did not match: nothing was deleted. */
+  skipped?: boolean;
 }
 
 /** Which version a read addresses. */

@@ -117,8 +117,9 @@ async function applyToKey(
   if (!rules.some((r) => filterMatches(r.filter, key, objectFacts(current)) && currentExpires(r, current, now))) return;
   try {
     // Versioned buckets keep the data as a noncurrent version behind a delete marker; unversioned ones lose it.
-    await layer.deleteObject(bucket, key, versioning === undefined ? {} : { versioning });
-    report.expired++;
+    // Only the version listed: an object written since the listing is not this rule's to expire.
+    const result = await layer.deleteObject(bucket, key, { ...(versioning === undefined ? {} : { versioning }), ifNewestModifiedAt: current.lastModified.getTime() });
+    if (result.skipped !== true) report.expired++;
   } catch (err) {
     report.errors++;
     onError?.(bucket, key, err);
