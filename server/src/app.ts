@@ -5,6 +5,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { LookupSecret } from './auth/index.js';
 import { peerPlugin, rpcPlugin, type PeerPluginOptions, type RpcPluginOptions } from './cluster/index.js';
+import { adminPlugin, type AdminPluginOptions } from './http/admin/index.js';
 import { consolePlugin } from './http/console/index.js';
 import { healthPlugin, type HealthSources } from './http/health/index.js';
 import { installS3ClientErrorHandler, s3FrameworkErrors, s3Plugin } from './http/s3/index.js';
@@ -24,6 +25,8 @@ export interface ApiDeps {
   healthSources: HealthSources;
   /** Node-URL mode: the internal RPC and peer routes on the same port (SPEC §1 rule 2). */
   cluster?: ClusterRoutes;
+  /** The admin API under /svc/admin/v3/ (issue 5); absent: no admin API. */
+  admin?: AdminPluginOptions;
 }
 
 /** The internal routes of a cluster node, all authenticated with the node token. */
@@ -57,6 +60,8 @@ export async function buildApiApp(deps: ApiDeps): Promise<FastifyInstance> {
     await app.register(peerPlugin, deps.cluster.peer);
     for (const plugin of deps.cluster.plugins ?? []) await app.register(plugin);
   }
+  // Before the S3 plugin too: its prefix is more specific than the S3 catch-all, and it answers JSON.
+  if (deps.admin) await app.register(adminPlugin, deps.admin);
   await app.register(s3Plugin, {
     objectLayer: deps.objectLayer, lookupSecret: deps.lookupSecret, region: deps.region, domains: deps.domains,
     ...(deps.identities !== undefined ? { identities: deps.identities } : {}),

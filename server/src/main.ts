@@ -10,7 +10,8 @@ import pino, { type Logger } from 'pino';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { buildApiApp, buildConsoleApp, type ClusterRoutes } from './app.js';
 import {
-  IamReloadNotifier, PeerMonitor, RemoteDrive, RpcClient, createClusterLocking, iamReloadPlugin, credentialsFingerprint, endpointsFingerprint, losesQuorumWithoutSelf, parseTopology,
+  IamReloadNotifier, PeerMonitor, RemoteDrive, RpcClient, ServerReports, collectServerReport, createClusterLocking, drivePlacesOf, iamReloadPlugin,
+  credentialsFingerprint, endpointsFingerprint, losesQuorumWithoutSelf, parseTopology, peerNetwork, serverInfoPlugin,
   waitForFormatQuorum, waitForPeers, type NodeIdentity, type Topology,
 } from './cluster/index.js';
 import { ConfigError, ConfigErrors, loadConfig, type ListenAddress, type ServerConfig } from './config/index.js';
@@ -139,6 +140,15 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
     await app.register(iamReloadPlugin, { credentials, reload: (items) => iam.reload(items) });
   };
   const startedAt = new Date();
+  // The cluster information report (issue 5): this node's part, served to peers, and every node's, for the admin API.
+  const localReport = () => collectServerReport({
+    endpoint: topology.self, version: VERSION, startedAt, drives: drivePlacesOf(topology, topology.self),
+    slots: () => storage?.driveSlots(), network: () => peerNetwork(topology, peers),
+  });
+  const serverInfo: FastifyPluginAsync = async (app) => {
+    await app.register(serverInfoPlugin, { credentials, report: localReport });
+  };
+  const reports = new ServerReports({ topology, credentials, local: localReport });
   const healthSources: HealthSources = {
     storage: () => storage ? storage.health() : Promise.reject(new Error('storage is not open yet')),
     iamReady: () => iam.ready(),
@@ -151,7 +161,7 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
   };
   const cluster: ClusterRoutes = {
     rpc: { credentials, drives: localDrives },
-    plugins: [locking.plugin, iamReload],
+    plugins: [locking.plugin, iamReload, serverInfo],
     peer: {
       credentials,
       info: () => ({
@@ -164,6 +174,7 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
     logger, objectLayer: startingObjectLayer(() => storage), lookupSecret: (ak) => iam.lookupSecret(ak), identities: iam,
     region: config.region, domains: config.domains,
     healthEnabled: config.healthEndpointsEnabled, healthSources, cluster,
+    admin: { lookupSecret: (ak) => iam.lookupSecret(ak), iam, storage: () => storage, servers: () => reports.all(), region: config.region, version: VERSION },
   });
   let consoleApp: FastifyInstance | undefined;
   const close = async (): Promise<void> => {
@@ -213,6 +224,12 @@ export async function startServer(config: ServerConfig, print: (line: string) =>
   const iam = new IamStore({ root: credentials, persistence: objectLayerPersistence(storage), logger });
   await iam.start();
   const startedAt = new Date();
+  let listenAt = '';
+  // Path mode: one server, its listen address as endpoint, every drive its own (docs/admin-api.md).
+  const places = config.sets.flatMap((set, s) => set.map((path, index) => ({ endpoint: path, path, pool: 0, set: s, index })));
+  const localReport = () => collectServerReport({
+    endpoint: listenAt, version: VERSION, startedAt, drives: places, slots: () => storage.driveSlots(), network: async () => ({}),
+  });
   const api = await buildApiApp({
     logger, objectLayer: storage, lookupSecret: (ak) => iam.lookupSecret(ak), identities: iam, region: config.region, domains: config.domains,
     healthEnabled: config.healthEndpointsEnabled,
@@ -225,8 +242,13 @@ export async function startServer(config: ServerConfig, print: (line: string) =>
       startedAt,
       maintenanceLosesQuorum: () => true,
     },
+    admin: {
+      lookupSecret: (ak) => iam.lookupSecret(ak), iam, storage: () => storage, servers: async () => [await localReport()],
+      region: config.region, version: VERSION,
+    },
   });
   await api.listen({ host: config.address.host || '::', port: config.address.port });
+  listenAt = urlOf(api, config.address).replace(/^http:\/\//, '');
   let consoleApp: FastifyInstance | undefined;
   if (config.consoleEnabled) {
     consoleApp = await buildConsoleApp({ logger, version: VERSION });

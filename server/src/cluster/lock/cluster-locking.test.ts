@@ -202,6 +202,11 @@ test('lock loss: gone on one locker is tolerated, on two of four the lease signa
   lease.unlock();
   await until('unlock delivered', () => nodes.every((n) => n.locking.server.entries().length === 0));
   assert.equal(await a!.locking.locker.forceUnlock('bkt/lost'), 0);
+  // The storage engine's port: the unlock function carries the lease's signal (checked before every commit).
+  const unlock = await a!.locking.locker.lock('bkt/port');
+  assert.ok(unlock.signal instanceof AbortSignal);
+  assert.equal(unlock.signal.aborted, false);
+  unlock();
 });
 
 test('without a valid node token the lock routes answer 403 and the lock table does not change', async (t) => {

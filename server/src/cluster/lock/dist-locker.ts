@@ -13,7 +13,7 @@
  *   with a single locker that local queue is the whole lock (the LocalLocker behaviour, no round trips).
  */
 import { randomUUID } from 'node:crypto';
-import type { NamespaceLocker } from '../../storage/index.js';
+import type { NamespaceLocker, Unlock } from '../../storage/index.js';
 import { LockLostError, LockQuorumError } from './lock-errors.js';
 import type { LockerPeer } from './lock-protocol.js';
 import { DEFAULT_LOCK_BACKOFF, lockBackoffMs, readLockQuorum, writeLockQuorum } from './lock-quorum.js';
@@ -140,10 +140,13 @@ export class DistLocker implements NamespaceLocker {
     return this.#lockers.length;
   }
 
-  /** The NamespaceLocker port: an exclusive lock within the default deadline. */
-  async lock(resource: string): Promise<() => void> {
+  /**
+   * The NamespaceLocker port: an exclusive lock within the default deadline. The unlock function carries the
+   * lease's signal, so the storage engine refuses to commit once the lock is lost.
+   */
+  async lock(resource: string): Promise<Unlock> {
     const lease = await this.acquire(resource, { mode: 'write' });
-    return () => lease.unlock();
+    return Object.assign(() => lease.unlock(), { signal: lease.signal });
   }
 
   /** A shared lock within the default deadline. */

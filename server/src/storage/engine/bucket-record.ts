@@ -4,6 +4,7 @@ import { decodeBucketRecord, encodeBucketRecord } from '../format/index.js';
 import type { BucketConfigEntry, BucketRecord } from '../format/index.js';
 import type { ErasureSet } from './erasure-set.js';
 import { BucketNotFoundError, InsufficientReadQuorumError, InsufficientWriteQuorumError } from './storage-errors.js';
+import { assertHeld } from './locker.js';
 
 /**
  * The bucket record every drive keeps beside each bucket directory (creation time, tags, configuration
@@ -71,6 +72,7 @@ export async function updateBucketRecord(
   const unlock = await sets[0]!.locker.lock(`.bucket-meta/${bucket}`);
   try {
     const data = encodeBucketRecord(change(mergeBucketRecords(await readBucketRecords(sets, bucket))));
+    assertHeld(unlock, `.bucket-meta/${bucket}`);
     const results = await Promise.all(sets.map((s) => s.each((d) => d.writeVolumeMeta(bucket, data))));
     sets.forEach((s, i) => {
       const ok = countOk(results[i]!);

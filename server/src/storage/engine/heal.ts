@@ -9,6 +9,7 @@ import { partDecoder } from './object-read.js';
 import { shardDrives } from './object-write.js';
 import { ObjectNotFoundError } from './storage-errors.js';
 import { dataDirsOf, versionAt } from './versions.js';
+import { assertHeld } from './locker.js';
 
 /**
  * Healing of one object (REFERENCE.md fact 7): the record agreed by read quorum (every version) is
@@ -158,6 +159,7 @@ export async function healObject(set: ErasureSet, bucket: string, key: string, d
       }
     }
     if (targets.size === 0) return { healed: [], bytes: 0 };
+    assertHeld(unlock, `${bucket}/${key}`);
     const result = await rebuild(set, bucket, q, [...targets].sort((a, b) => a - b));
     if (result.healed.length > 0) set.logger.info(`healed ${bucket}/${key} on ${result.healed.map((i) => set.drives[i]!.drive.endpoint).join(', ')}`);
     return result;

@@ -6,6 +6,7 @@ import type { ErasureSet } from './erasure-set.js';
 import type { DeleteObjectOptions, DeleteObjectResult } from './object-layer.js';
 import { InsufficientWriteQuorumError } from './storage-errors.js';
 import { currentRecord, recordWith, writeRecord } from './versions.js';
+import { assertHeld } from './locker.js';
 
 /**
  * DeleteObject on one set (https://docs.aws.amazon.com/AmazonS3/latest/userguide/DeletingObjectVersions.html):
@@ -16,6 +17,7 @@ import { currentRecord, recordWith, writeRecord } from './versions.js';
 export async function deleteObject(set: ErasureSet, bucket: string, key: string, opts: DeleteObjectOptions): Promise<DeleteObjectResult> {
   const unlock = await set.locker.lock(`${bucket}/${key}`);
   try {
+    assertHeld(unlock, `${bucket}/${key}`);
     if (opts.versionId === undefined && opts.versioning === undefined) {
       await removeKey(set, bucket, key);
       return { deleteMarker: false };

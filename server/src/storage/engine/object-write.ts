@@ -11,6 +11,7 @@ import type { ObjectInfo, PutObjectOptions, VersioningState } from './object-lay
 import { distributionFor } from './placement.js';
 import { BadDigestError, IncompleteBodyError, InsufficientWriteQuorumError } from './storage-errors.js';
 import { currentRecord, recordWith, writeRecord } from './versions.js';
+import { assertHeld } from './locker.js';
 
 /**
  * PUT on one erasure set (DESIGN.md "How a PUT flows"): shards are streamed to
@@ -105,6 +106,7 @@ export async function commitObject(
   try {
     const prev = versioning === undefined ? null : await currentRecord(set, bucket, key);
     const record = recordWith(key, prev, meta, versioning);
+    assertHeld(unlock, `${bucket}/${key}`);
     await writeRecord(set, bucket, key, record, { prev, mask, fresh: { meta, inline }, src });
   } finally {
     unlock();

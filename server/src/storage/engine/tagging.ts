@@ -5,6 +5,7 @@ import { toObjectInfo } from './erasure-set.js';
 import type { ObjectInfo, ObjectTag } from './object-layer.js';
 import { selectVersion, writeRecord } from './versions.js';
 import { mergeBucketRecords, nextModTime, readBucketRecords, updateBucketRecord } from './bucket-record.js';
+import { assertHeld } from './locker.js';
 
 /**
  * Tag sets (S3 object and bucket tagging). Object tags live in the object's metadata record, so a tag
@@ -29,6 +30,7 @@ export async function putObjectTags(set: ErasureSet, bucket: string, key: string
     const { tags: _old, ...rest } = selectVersion(bucket, q).meta;
     const updated: ObjectMeta = tags.length > 0 ? { ...rest, tags: copyTags(tags) } : rest;
     const record: ObjectRecord = { ...q.record, writeId: randomUUID(), versions: [updated, ...q.record.versions.slice(1)] };
+    assertHeld(unlock, `${bucket}/${key}`);
     await writeRecord(set, bucket, key, record, { prev: q, mask: q.perDrive.map((m) => m !== null) });
     return toObjectInfo(bucket, updated);
   } finally {
