@@ -90,3 +90,18 @@ test('usage errors exit 2; a malformed config file exits 3; --help lists the exi
     broken.cleanup();
   }
 });
+
+test('rc ready exits 0 on a ready server and 8 after --timeout when nothing answers', async () => {
+  const ok = await r.rcOk(['ready', 'local', '--timeout', '10s']);
+  assert.match(ok.stdout, /local is ready/);
+  await r.rcOk(['alias', 'set', 'gone', svc.url, svc.accessKey, svc.secretKey]);
+  const cfgFile = join(r.configDir, 'config.json');
+  const cfg = JSON.parse(readFileSync(cfgFile, 'utf8')) as { aliases: Record<string, { url: string }> };
+  cfg.aliases['gone']!.url = `http://127.0.0.1:${await deadPort()}`;
+  writeFileSync(cfgFile, JSON.stringify(cfg));
+  const res = await r.rc(['ready', 'gone', '--timeout', '1s']);
+  assert.equal(res.code, 8, res.stderr);
+  assert.match(res.stderr, /^rc: gone is not ready after 1s: \/health\/ready answered unreachable \(ECONNREFUSED\)/);
+  assert.equal((await r.rc(['ready', 'local', '--cluster', '--cluster-read'])).code, 2);
+  assert.equal((await r.rc(['ready', 'local', '--timeout', 'soon'])).code, 2);
+});

@@ -75,3 +75,34 @@ test('a user limited to bucket alpha by rc admin policy/user commands', async ()
   assert.equal((await r.rc(['admin', 'user', 'info', 'root', 'alice'])).code, 7);
   await r.rcOk(['admin', 'policy', 'remove', 'root', 'only-alpha']);
 });
+
+test('groups give their policies to members; service accounts act for their parent', async () => {
+  await r.rcOk(['mb', '--ignore-existing', 'root/alpha']);
+  await r.rcOk(['admin', 'user', 'add', 'root', 'bob', 'bob-secret-1234']);
+  await r.rcOk(['admin', 'group', 'add', 'root', 'readers', 'bob']);
+  await r.rcOk(['admin', 'policy', 'attach', 'root', 'readonly', '--group', 'readers']);
+  const g = JSON.parse((await r.rcOk(['admin', 'group', 'info', 'root', 'readers', '--json'])).stdout) as { members: string[]; policies: string[] };
+  assert.deepEqual([g.members, g.policies], [['bob'], ['readonly']]);
+  assert.match((await r.rcOk(['admin', 'group', 'list', 'root'])).stdout, /^readers +1 members +readonly$/m);
+
+  const file = join(work, 'g.txt');
+  writeFileSync(file, 'group');
+  await r.rcOk(['cp', file, 'root/alpha/g.txt']);
+  await r.rcOk(['alias', 'set', 'bob', svc.url, 'bob', 'bob-secret-1234']);
+  // MinIO's readonly grants s3:GetObject (and GetBucketLocation), not listing or writing.
+  assert.equal((await r.rcOk(['cat', 'bob/alpha/g.txt'])).stdout, 'group');
+  assert.equal((await r.rc(['cp', file, 'bob/alpha/g2.txt'])).code, 6, 'readonly cannot write');
+
+  const sa = JSON.parse((await r.rcOk(['admin', 'svcacct', 'add', 'root', 'bob', '--json'])).stdout) as { accessKey: string; secretKey: string };
+  assert.ok(sa.accessKey && sa.secretKey);
+  const listed = (await r.rcOk(['admin', 'svcacct', 'list', 'root', 'bob', '--json'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { accessKey: string; parent: string });
+  assert.deepEqual(listed.map((s) => [s.accessKey, s.parent]), [[sa.accessKey, 'bob']]);
+  await r.rcOk(['alias', 'set', 'bobsa', svc.url, sa.accessKey, sa.secretKey]);
+  assert.equal((await r.rcOk(['cat', 'bobsa/alpha/g.txt'])).stdout, 'group');
+  await r.rcOk(['admin', 'svcacct', 'remove', 'root', sa.accessKey]);
+  assert.equal((await r.rc(['cat', 'bobsa/alpha/g.txt'])).code, 5, 'a removed service account no longer authenticates');
+
+  assert.equal((await r.rc(['admin', 'group', 'remove', 'root', 'readers'])).code, 1, 'GroupNotEmpty');
+  await r.rcOk(['admin', 'group', 'remove', 'root', 'readers', 'bob']);
+  await r.rcOk(['admin', 'group', 'remove', 'root', 'readers']);
+});

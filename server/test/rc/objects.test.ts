@@ -88,6 +88,13 @@ test('cp --recursive both ways keeps the tree and every byte; remote→remote is
   await r.rcOk(['cp', '-r', 'x/alpha/copied/tree/', `${out}/`]);
   assert.deepEqual(tree(out), tree(src));
 
+  // Across aliases the bytes are streamed from one to the other (here two aliases of the same server).
+  await r.rcOk(['alias', 'set', 'y', svc.url, svc.accessKey, svc.secretKey]);
+  await r.rcOk(['cp', 'x/beta/tree/sub/b.bin', 'y/alpha/streamed.bin']);
+  await r.rcOk(['cp', 'y/alpha/streamed.bin', join(work, 'streamed.bin')]);
+  assert.equal(shaFile(join(work, 'streamed.bin')), shaFile(join(src, 'sub/b.bin')));
+  await r.rcOk(['rm', 'y/alpha/streamed.bin']);
+
   assert.equal((await r.rc(['cp', src, 'x/beta/'])).code, 2, 'a directory needs --recursive');
   assert.equal((await r.rc(['cp', src, join(work, 'elsewhere')])).code, 2, 'local to local is refused');
 });
