@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { startSvc, type SvcProcess } from '../helpers/svc-process.js';
-import { rcRunner, type RcRunner } from './helpers.js';
+import { run } from '../helpers/run.js';
+import { rcNodeArgs, rcRunner, type RcRunner } from './helpers.js';
 
 let svc: SvcProcess;
 let r: RcRunner;
@@ -97,6 +98,16 @@ test('cp --recursive both ways keeps the tree and every byte; remote→remote is
 
   assert.equal((await r.rc(['cp', src, 'x/beta/'])).code, 2, 'a directory needs --recursive');
   assert.equal((await r.rc(['cp', src, join(work, 'elsewhere')])).code, 2, 'local to local is refused');
+});
+
+test('rc cat into a pipe closed early (| head) stops quietly with exit 0', async () => {
+  const q = (x: string) => `'${x.replaceAll("'", "'\\''")}'`;
+  const cmd = [process.execPath, ...rcNodeArgs()].map(q).join(' ');
+  const res = await run('bash', ['-c', `set -o pipefail; ${cmd} | head -c 5 >/dev/null`], {
+    env: { ...r.env(), RC_TEST_ARGS: JSON.stringify(['cat', 'x/alpha/data/big.bin']) },
+  });
+  assert.equal(res.code, 0, res.stderr);
+  assert.equal(res.stderr, '');
 });
 
 test('share download gives a URL that plain fetch can download without credentials', async () => {

@@ -17,6 +17,11 @@ export interface RcIo {
 
 /** The process's own streams and environment (used by server/bin/rc.js through runRc). */
 export function processIo(): RcIo {
+  // `rc cat … | head` closes the pipe early: that is the reader's choice, not a failure worth a stack trace.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
   return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
 }
 

@@ -12,12 +12,16 @@ import { shareCommand } from './commands/share.js';
 import type { RcContext } from './context.js';
 import { EXIT_HELP } from './errors.js';
 
-function configureAll(cmd: Command, ctx: RcContext): void {
+const EXIT_LINE = '\nExit codes: 0 ok, 1 failure, 2 usage, 3 unknown alias/config, 4 unreachable, 5 bad keys,\n'
+  + '6 permission denied, 7 not found, 8 not ready (details: rc --help, docs/rc.md).';
+
+function configureAll(cmd: Command, ctx: RcContext, root = true): void {
+  if (!root && cmd.commands.length === 0) cmd.addHelpText('after', EXIT_LINE);
   cmd.exitOverride()
     .configureOutput({ writeOut: (s) => { ctx.io.stdout.write(s); }, writeErr: (s) => { ctx.io.stderr.write(s); } })
     .showHelpAfterError('(add --help for usage)')
     .helpOption('-h, --help', 'show help for this command');
-  for (const sub of cmd.commands) configureAll(sub, ctx);
+  for (const sub of cmd.commands) configureAll(sub, ctx, false);
 }
 
 /** Builds the root command with every subcommand, writing to `ctx.io` and throwing instead of exiting. */

@@ -14,7 +14,8 @@ export function s3ClientFor(alias: AliasConfig): S3Client {
     forcePathStyle: true,
     credentials: { accessKeyId: alias.accessKey, secretAccessKey: alias.secretKey },
     maxAttempts: 2,
-    requestHandler: { connectionTimeout: 10_000, requestTimeout: 0 },
+    // requestTimeout is a socket inactivity limit, so long transfers are fine while a hung server cannot hang rc.
+    requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
     // The server validates the newer default checksums too, but only when the request actually needs one.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',

@@ -7,6 +7,7 @@ import type { RcContext } from '../context.js';
 import { EXIT, RcError, UsageError } from '../errors.js';
 import { humanBytes } from '../format.js';
 import { println } from '../io.js';
+import { toRcError } from '../s3.js';
 import { listKeys, openBucketPath, type Remote, s3Call } from './shared.js';
 
 function objectPath(ctx: RcContext, text: string): Remote {
@@ -25,7 +26,13 @@ export function catCommand(ctx: RcContext): Command {
         const r = objectPath(ctx, s);
         try {
           const out = await s3Call(r, () => r.client.send(new GetObjectCommand({ Bucket: r.bucket, Key: r.key })));
-          await s3Call(r, () => pipeline(out.Body as Readable, ctx.io.stdout, { end: false }));
+          try {
+            await pipeline(out.Body as Readable, ctx.io.stdout, { end: false });
+          } catch (err) {
+            // The reader went away (`| head`): stop quietly, as cat(1) does.
+            if ((err as NodeJS.ErrnoException).code === 'EPIPE' || (err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+            throw toRcError(err, r.alias.url, s);
+          }
         } finally {
           r.client.destroy();
         }
