@@ -46,7 +46,7 @@ test('one node down: 3/4 servers online, its drives offline, usage from the onli
   assert.match(out, new RegExp(`● ${node4.replaceAll('.', '\\.')} +offline\\n +Uptime: +offline`));
   for (const n of c.nodes.slice(0, 3)) assert.match(out, new RegExp(`● ${n.url.replace('http://', '').replaceAll('.', '\\.')} +online\\n.*\\n.*\\n +Network: 3/4 OK\\n +Drives: +4/4 OK`));
   const disks = out.slice(out.indexOf('\nDisks\n'), out.indexOf('\nStorage\n'));
-  const node4Rows = disks.slice(disks.indexOf(`${node4}\n`)).split('\n').slice(1, 5);
+  const node4Rows = disks.slice(disks.indexOf(`\n${node4}  `) + 1).split('\n').slice(1, 5);
   assert.equal(node4Rows.filter((l) => / offline +- +- +- /.test(l)).length, 4, disks);
   for (const line of out.split('\n')) assert.ok(line.length <= 80, line);
 

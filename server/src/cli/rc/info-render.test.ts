@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { palette } from './color.js';
 import { parseInfoReport } from './info-report.js';
-import { renderCluster, renderDisks, renderServers, WIDTH } from './info-render.js';
+import { commonDir, renderCluster, renderDisks, renderServers, WIDTH } from './info-render.js';
 import { RcError } from './errors.js';
 
 const FIXTURE = new URL('../../../test/rc/fixtures/info-4-nodes-one-down.json', import.meta.url);
@@ -24,9 +24,10 @@ test('cluster view: Overview, node list, disk list and Storage summary of a 4-no
   assert.match(out, /● 127\.0\.0\.1:9000 +online\n +Uptime: +1 hour 28 minutes\n +Version: 0\.1\.0\n +Network: 3\/4 OK\n +Drives: +4\/4 OK\n +Pool: +1st/);
   // The stopped node's four drives are listed, offline, without sizes.
   const node4 = out.split('127.0.0.4:9000').at(-1) ?? '';
-  assert.equal((node4.match(/ offline +- +- +- \/srv\//g) ?? []).length, 4, out);
+  assert.equal((node4.match(/ offline +- +- +- d\d\n/g) ?? []).length, 4, out);
   // Positions are 1-based and a healing drive says so.
-  assert.match(out, /\n +1 +1 +7 +healing +12\.0 GiB +100\.0 GiB +88\.0 GiB \/srv\/svc-run1234\/d3/);
+  assert.match(out, /\n +1 +1 +7 +healing +12\.0 GiB +100\.0 GiB +88\.0 GiB d3\n/);
+  assert.match(out, /^127\.0\.0\.2:9000 {2}\/srv\/svc-run1234\/$/m);
   assert.match(out, /Used: +144\.0 GiB of 1\.2 TiB \(12\.0%\)/);
   assert.match(out, /Buckets: +3\n +Objects: +1200/);
 });
@@ -52,6 +53,14 @@ test('long drive paths are shortened in the middle, never wrapped', () => {
   const lines = renderDisks(parseInfoReport(r), palette(false));
   assert.ok(lines.some((l) => l.includes('…')));
   for (const l of lines) assert.ok(l.length <= WIDTH, l);
+});
+
+test('commonDir keeps whole directory names', () => {
+  assert.equal(commonDir(['/srv/a/d1', '/srv/a/d2']), '/srv/a/');
+  assert.equal(commonDir(['/srv/a/d10', '/srv/a/d1']), '/srv/a/');
+  assert.equal(commonDir(['/data1', '/data2']), '/');
+  assert.equal(commonDir(['/only/one']), '/only/');
+  assert.equal(commonDir([]), '');
 });
 
 test('an unknown report version or a non-report is a clear error, not a crash', () => {

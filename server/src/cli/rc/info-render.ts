@@ -85,7 +85,18 @@ const STATE_W = 11;
 const SIZE_W = 10;
 const PATH_W = WIDTH - (4 + 4 + 5 + 2 + STATE_W + 3 * (SIZE_W + 1) + 1);
 
-/** The disk list: one header, then per server its drives (pool, set, position, state, used/total/available, path). */
+/** The longest common directory (ending in `/`) of `paths`, so rows can show only what differs. */
+export function commonDir(paths: readonly string[]): string {
+  if (paths.length === 0) return '';
+  let prefix = paths[0] ?? '';
+  for (const p of paths) while (!p.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix.slice(0, prefix.lastIndexOf('/') + 1);
+}
+
+/**
+ * The disk list: one header, then per server a heading (endpoint and the drives' common directory) and its drives
+ * (pool, set, position, state, used/total/available, the rest of the path).
+ */
 export function renderDisks(r: InfoReport, p: Palette, filter: (d: InfoDrive) => boolean = () => true): string[] {
   const header = `${padStart('POOL', 4)}${padStart('SET', 4)}${padStart('DISK', 5)}  ${padEnd('STATE', STATE_W)}${padStart('USED', SIZE_W + 1)}${padStart('TOTAL', SIZE_W + 1)}${padStart('AVAILABLE', SIZE_W + 1)} PATH`;
   const lines = [p.bold('Disks'), header];
@@ -96,12 +107,14 @@ export function renderDisks(r: InfoReport, p: Palette, filter: (d: InfoDrive) =>
     byServer.set(d.server, list);
   }
   for (const [srv, drives] of [...byServer].sort(([a], [b]) => a.localeCompare(b))) {
-    lines.push(p.dim(fitMiddle(srv || '(local)', WIDTH)));
+    const dir = commonDir(drives.map((d) => d.path));
+    const head = srv || '(local)';
+    lines.push(p.dim(dir ? `${head}  ${fitMiddle(dir, WIDTH - head.length - 2)}` : fitMiddle(head, WIDTH)));
     for (const d of drives.sort((a, b) => a.pool - b.pool || a.set - b.set || a.index - b.index)) {
       const state = d.healing && d.state === 'ok' ? 'healing' : d.state;
       const size = (n: number) => padStart(d.state === 'offline' ? '-' : humanBytes(n), SIZE_W + 1);
       lines.push(`${padStart(String(d.pool), 4)}${padStart(String(d.set), 4)}${padStart(String(d.index), 5)}  ${stateColor(p, state)}${' '.repeat(Math.max(0, STATE_W - state.length))}`
-        + `${size(d.usedBytes)}${size(d.totalBytes)}${size(d.availableBytes)} ${fitMiddle(d.path, PATH_W)}`);
+        + `${size(d.usedBytes)}${size(d.totalBytes)}${size(d.availableBytes)} ${fitMiddle(d.path.slice(dir.length) || d.path, PATH_W)}`);
     }
   }
   return lines;
