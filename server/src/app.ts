@@ -48,10 +48,33 @@ const COMMON_OPTIONS = {
   keepAliveTimeout: 65_000,
 } as const;
 
+/** One registered route: a method and the URL pattern (`:param`, `*`). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
+const tables = new WeakMap<FastifyInstance, RouteEntry[]>();
+
+/** Records every route `app` (and its plugins) register, for the unauthenticated route walk of the tests. */
+function recordRoutes(app: FastifyInstance): void {
+  const list: RouteEntry[] = [];
+  tables.set(app, list);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) list.push({ method, url: route.url });
+  });
+}
+
+/** The routes an app built here registered (empty for any other instance). */
+export function routeTable(app: FastifyInstance): readonly RouteEntry[] {
+  return tables.get(app) ?? [];
+}
+
 /** The S3 API + admin + probes listener (:9000). */
 export async function buildApiApp(deps: ApiDeps): Promise<FastifyInstance> {
   // frameworkErrors: a URL fastify cannot decode still gets S3's InvalidURI XML, not fastify's JSON 400.
   const app = Fastify({ ...COMMON_OPTIONS, loggerInstance: deps.logger, frameworkErrors: s3FrameworkErrors });
+  recordRoutes(app);
   // Probes first and outside the S3 auth scope: they need no authentication (SPEC §4).
   await app.register(healthPlugin, { enabled: deps.healthEnabled, sources: deps.healthSources });
   if (deps.cluster) {
@@ -73,6 +96,7 @@ export async function buildApiApp(deps: ApiDeps): Promise<FastifyInstance> {
 /** The console listener (:9001). */
 export async function buildConsoleApp(deps: { logger: FastifyBaseLogger; version: string }): Promise<FastifyInstance> {
   const app = Fastify({ ...COMMON_OPTIONS, loggerInstance: deps.logger });
+  recordRoutes(app);
   await app.register(consolePlugin, { version: deps.version });
   return app;
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { buildApiApp, buildConsoleApp, type ClusterRoutes } from './app.js';
+import { buildApiApp, buildConsoleApp, routeTable, type ClusterRoutes, type RouteEntry } from './app.js';
 import {
   IamReloadNotifier, PeerMonitor, RemoteDrive, RpcClient, ServerReports, collectServerReport, createClusterLocking, drivePlacesOf, iamReloadPlugin,
   credentialsFingerprint, endpointsFingerprint, losesQuorumWithoutSelf, parseTopology, peerNetwork, serverInfoPlugin,
@@ -18,7 +18,7 @@ import { ConfigError, ConfigErrors, loadConfig, type ListenAddress, type ServerC
 import { S3Error } from './http/s3/index.js';
 import type { HealthSources } from './http/health/index.js';
 import { IamStore, loadOrCreateRootCredentials, objectLayerPersistence } from './iam/index.js';
-import { LocalDrive, openPools, openStorage, type Drive, type ObjectLayer, type Storage } from './storage/index.js';
+import { LifecycleService, LocalDrive, openPools, openStorage, type Drive, type ObjectLayer, type Storage } from './storage/index.js';
 import { VERSION } from './common/index.js';
 
 /** Exit codes of `svc` (documented in README): 0 ok, 1 runtime failure, 2 usage or invalid configuration. */
@@ -28,7 +28,13 @@ export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 export interface RunningServer {
   apiUrl: string;
   consoleUrl: string | undefined;
+  /** Every route of the two listeners (the security tests walk them without credentials). */
+  routes(): { api: readonly RouteEntry[]; console: readonly RouteEntry[] };
   close(): Promise<void>;
+}
+
+function routesOf(api: FastifyInstance, consoleApp: FastifyInstance | undefined): ReturnType<RunningServer['routes']> {
+  return { api: routeTable(api), console: consoleApp === undefined ? [] : routeTable(consoleApp) };
 }
 
 function makeLogger(config: ServerConfig): Logger {
@@ -177,8 +183,10 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
     admin: { lookupSecret: (ak) => iam.lookupSecret(ak), iam, storage: () => storage, servers: () => reports.all(), region: config.region, version: VERSION },
   });
   let consoleApp: FastifyInstance | undefined;
+  let lifecycle: LifecycleService | undefined;
   const close = async (): Promise<void> => {
     peers.stop();
+    await lifecycle?.stop();
     iam.close();
     await Promise.allSettled([api.close(), consoleApp?.close()]);
     await storage?.close();
@@ -196,6 +204,8 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
       onWait: (s) => { if (++rounds % 5 === 0) print(`Waiting for format quorum: ${s.formatted} formatted, ${s.unformatted} empty, ${s.unreachable} unreachable`); },
     });
     storage = await openPools({ pools, logger, locker: locking.locker });
+    // One node runs the lifecycle pass: two nodes expiring the same key would each add a delete marker.
+    if (topology.nodes[0] === topology.self) lifecycle = startLifecycle(storage, logger);
     await iam.start();
     consoleApp = await listenConsole(config, logger);
   } catch (err) {
@@ -208,7 +218,23 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
   }).join('; ');
   banner(print, urlOf(api, config.address), consoleApp ? urlOf(consoleApp, config.consoleAddress) : undefined,
     `${topology.endpoints.length} on ${topology.nodes.length} nodes (${local.length} here) in ${layout}`);
-  return { apiUrl: urlOf(api, config.address), consoleUrl: consoleApp ? urlOf(consoleApp, config.consoleAddress) : undefined, close };
+  return {
+    apiUrl: urlOf(api, config.address), consoleUrl: consoleApp ? urlOf(consoleApp, config.consoleAddress) : undefined,
+    routes: () => routesOf(api, consoleApp), close,
+  };
+}
+
+/** Time between two lifecycle passes (bucket lifecycle rules act at day granularity). */
+const LIFECYCLE_INTERVAL_MS = 3_600_000;
+
+/** Starts the background lifecycle pass over `layer` (https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lifecycle-mgmt.html). */
+function startLifecycle(layer: ObjectLayer, logger: Logger): LifecycleService {
+  const service = new LifecycleService(layer, {
+    intervalMs: LIFECYCLE_INTERVAL_MS,
+    onError: (what, err) => logger.warn(`lifecycle: ${what}: ${err instanceof Error ? err.message : String(err)}`),
+  });
+  service.start();
+  return service;
 }
 
 /** Starts storage and both listeners from a loaded config; `print` receives the human banner lines. */
@@ -223,6 +249,7 @@ export async function startServer(config: ServerConfig, print: (line: string) =>
   const storage = await openStorage({ sets: config.sets, parity: config.parity, logger });
   const iam = new IamStore({ root: credentials, persistence: objectLayerPersistence(storage), logger });
   await iam.start();
+  const lifecycle = startLifecycle(storage, logger);
   const startedAt = new Date();
   let listenAt = '';
   // Path mode: one server, its listen address as endpoint, every drive its own (docs/admin-api.md).
@@ -271,8 +298,10 @@ export async function startServer(config: ServerConfig, print: (line: string) =>
   return {
     apiUrl,
     consoleUrl,
+    routes: () => routesOf(api, consoleApp),
     async close() {
       iam.close();
+      await lifecycle.stop();
       await Promise.allSettled([api.close(), consoleApp?.close()]);
       await storage.close();
       logger.flush?.();

@@ -3,7 +3,9 @@ export type {
   BucketConfigKind, BucketInfo, ByteRange, ChecksumAlgorithm, CompletePart, DeleteObjectOptions, DeleteObjectResult, ListObjectsOptions, ListObjectsResult, ListPartsResult,
   ListUploadsOptions, ListUploadsResult, MultipartUploadInfo, ObjectInfo, ObjectLayer, ObjectMetadataInput, ObjectTag, OpenObject,
   PartInfo, PutObjectOptions, StorageHealth, SystemMetadataName, VersioningState, VersionSelector, ListVersionsOptions, ListVersionsResult, ObjectVersionInfo,
+  CompleteUploadOptions, ObjectLockCheck, ObjectLockState, ObjectRetention, RetentionMode,
 } from './object-layer.js';
+export { ObjectLockedError } from './retention.js';
 export {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, EntityTooSmallError, FormatMismatchError,
   IncompleteBodyError, InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError,
@@ -24,3 +26,9 @@ export { LocalLocker } from './locker.js';
 export type { NamespaceLocker, Unlock } from './locker.js';
 export { MAX_KEY_BYTES, checkObjectName, compareUtf8 } from './object-name.js';
 export { MIN_PART_SIZE } from './multipart.js';
+export { LifecycleService } from './lifecycle/service.js';
+export type { LifecycleServiceOptions } from './lifecycle/service.js';
+export { runLifecycle } from './lifecycle/run.js';
+export type { LifecycleRunOptions, LifecycleRunReport } from './lifecycle/run.js';
+export { dueTime, filterMatches, parseLifecycleConfig } from './lifecycle/rules.js';
+export type { LifecycleConfig, LifecycleFilter, LifecycleRule } from './lifecycle/rules.js';
