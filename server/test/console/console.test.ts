@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, linkSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -217,6 +218,17 @@ test('the console answers with CSP, frame-ancestors none, immutable hashed asset
   const assets = join(CONSOLE_DIST, 'assets');
   const gzipped = readdirSync(assets).filter((f) => f.endsWith('.js')).reduce((n, f) => n + gzipSync(readFileSync(join(assets, f))).length, 0);
   assert.ok(gzipped < 250 * 1024, `JS is ${gzipped} bytes gzipped`);
+  // The WebSocket refuses a handshake without a session before upgrading: a plain 401 answer.
+  const handshake = await new Promise<number>((resolve, reject) => {
+    const req = httpRequest(`${consoleUrl}/svc/console/ws`, {
+      headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': randomBytes(16).toString('base64') },
+    });
+    req.on('response', (res) => { res.resume(); resolve(res.statusCode ?? 0); });
+    req.on('upgrade', (_res, socket) => { socket.destroy(); resolve(101); });
+    req.on('error', reject);
+    req.end();
+  });
+  assert.equal(handshake, 401);
   const health = await fetch(`${consoleUrl}/svc/console/health`);
   assert.equal(health.status, 200);
   const root = await fetch(`${consoleUrl}/`, { redirect: 'manual' });
