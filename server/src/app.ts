@@ -6,7 +6,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { LookupSecret } from './auth/index.js';
 import { peerPlugin, rpcPlugin, type PeerPluginOptions, type RpcPluginOptions } from './cluster/index.js';
 import { adminPlugin, type AdminPluginOptions } from './http/admin/index.js';
-import { consolePlugin } from './http/console/index.js';
+import { consolePlugin, type ConsoleServices } from './http/console/index.js';
 import { healthPlugin, type HealthSources } from './http/health/index.js';
 import { installS3ClientErrorHandler, s3FrameworkErrors, s3Plugin } from './http/s3/index.js';
 import type { IdentityAuthority } from './iam/index.js';
@@ -93,10 +93,24 @@ export async function buildApiApp(deps: ApiDeps): Promise<FastifyInstance> {
   return app;
 }
 
+/** Everything the :9001 listener serves from. */
+export interface ConsoleDeps {
+  logger: FastifyBaseLogger;
+  version: string;
+  /** The built front end (server/dist/console). */
+  assetsDir?: string;
+  /** The console API's services (issue 6); absent: health, redirect and page only. */
+  services?: ConsoleServices;
+}
+
 /** The console listener (:9001). */
-export async function buildConsoleApp(deps: { logger: FastifyBaseLogger; version: string }): Promise<FastifyInstance> {
+export async function buildConsoleApp(deps: ConsoleDeps): Promise<FastifyInstance> {
   const app = Fastify({ ...COMMON_OPTIONS, loggerInstance: deps.logger });
   recordRoutes(app);
-  await app.register(consolePlugin, { version: deps.version });
+  await app.register(consolePlugin, {
+    version: deps.version,
+    ...(deps.assetsDir !== undefined ? { assetsDir: deps.assetsDir } : {}),
+    ...(deps.services !== undefined ? { services: deps.services } : {}),
+  });
   return app;
 }

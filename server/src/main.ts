@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
@@ -12,9 +13,11 @@ import { buildApiApp, buildConsoleApp, routeTable, type ClusterRoutes, type Rout
 import {
   IamReloadNotifier, PeerMonitor, RemoteDrive, RpcClient, ServerReports, collectServerReport, createClusterLocking, drivePlacesOf, iamReloadPlugin,
   credentialsFingerprint, endpointsFingerprint, losesQuorumWithoutSelf, parseTopology, peerNetwork, serverInfoPlugin,
-  waitForFormatQuorum, waitForPeers, type NodeIdentity, type Topology,
+  waitForFormatQuorum, waitForPeers, type NodeIdentity, type ServerReport, type Topology,
 } from './cluster/index.js';
 import { ConfigError, ConfigErrors, loadConfig, type ListenAddress, type ServerConfig } from './config/index.js';
+import { assembleInfoReport, countContents, type InfoReport } from './http/admin/index.js';
+import { consoleSettingsFromEnv, type ConsoleEnvSettings, type ConsoleServices } from './http/console/index.js';
 import { S3Error } from './http/s3/index.js';
 import type { HealthSources } from './http/health/index.js';
 import { IamStore, loadOrCreateRootCredentials, objectLayerPersistence } from './iam/index.js';
@@ -99,9 +102,42 @@ function banner(print: (line: string) => void, apiUrl: string, consoleUrl: strin
   print(`Drives:  ${drives}`);
 }
 
-async function listenConsole(config: ServerConfig, logger: Logger): Promise<FastifyInstance | undefined> {
+/** The built console front end, server/dist/console: seen from dist/src/main.js (built) or src/main.ts (tsx). */
+const CONSOLE_ASSETS = fileURLToPath(new URL(import.meta.url.includes('/dist/src/') ? '../console/' : '../dist/console/', import.meta.url));
+
+/** The console's settings from the environment; a bad value is a configuration error (exit code 2). */
+function consoleSettings(config: ServerConfig): ConsoleEnvSettings {
+  if (!config.consoleEnabled) return {};
+  try {
+    return consoleSettingsFromEnv(process.env);
+  } catch (err) {
+    throw new ConfigError((err as Error).message, 'see docs/console.md for the console settings');
+  }
+}
+
+/** The cluster information report, exactly as `GET /svc/admin/v3/info` builds it (docs/admin-api.md). */
+async function infoReport(storage: Storage, servers: () => Promise<ServerReport[]>, region: string): Promise<InfoReport> {
+  const [list, counts] = await Promise.all([servers(), countContents(storage)]);
+  return assembleInfoReport({
+    serverVersion: VERSION, deploymentId: storage.deploymentId, region, pools: storage.poolLayouts(),
+    servers: list, buckets: counts.buckets, objects: counts.objects,
+  });
+}
+
+type ConsoleSource = Omit<ConsoleServices, 'trustedProxies' | 'sessionTtlSeconds' | 'oidc' | 'browserRedirectUrl' | 's3Url'> & { apiUrl: string };
+
+async function listenConsole(config: ServerConfig, settings: ConsoleEnvSettings, logger: Logger, source: ConsoleSource): Promise<FastifyInstance | undefined> {
   if (!config.consoleEnabled) return undefined;
-  const app = await buildConsoleApp({ logger, version: VERSION });
+  const { apiUrl, ...rest } = source;
+  const services: ConsoleServices = {
+    ...rest,
+    s3Url: () => settings.serverUrl ?? apiUrl,
+    ...(settings.trustedProxies !== undefined ? { trustedProxies: settings.trustedProxies } : {}),
+    ...(settings.sessionTtlSeconds !== undefined ? { sessionTtlSeconds: settings.sessionTtlSeconds } : {}),
+    ...(settings.oidc !== undefined ? { oidc: settings.oidc } : {}),
+    ...(settings.browserRedirectUrl !== undefined ? { browserRedirectUrl: settings.browserRedirectUrl } : {}),
+  };
+  const app = await buildConsoleApp({ logger, version: VERSION, assetsDir: CONSOLE_ASSETS, services });
   await app.listen({ host: config.consoleAddress.host || '::', port: config.consoleAddress.port });
   return app;
 }
@@ -114,6 +150,7 @@ async function listenConsole(config: ServerConfig, logger: Logger): Promise<Fast
 async function startClusterNode(config: ServerConfig, print: (line: string) => void, logger: Logger): Promise<RunningServer> {
   const credentials = config.credentials;
   if (credentials === undefined) throw new ConfigError('node URLs need SVC_ACCESS_KEY and SVC_SECRET_KEY', 'set the same root credentials on every node');
+  const consoleEnv = consoleSettings(config);
   const topology: Topology = parseTopology(config.endpoints ?? [], nodeIdentity(config), config.storageClass ? { parity: config.storageClass } : {});
   const local = topology.endpoints.filter((e) => e.isLocal);
   // As in path mode: directories are created only on a fresh node, never for a single missing mount point.
@@ -207,7 +244,11 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
     // One node runs the lifecycle pass: two nodes expiring the same key would each add a delete marker.
     if (topology.nodes[0] === topology.self) lifecycle = startLifecycle(storage, logger);
     await iam.start();
-    consoleApp = await listenConsole(config, logger);
+    const opened = storage;
+    consoleApp = await listenConsole(config, consoleEnv, logger, {
+      root: credentials, iam, objectLayer: opened, region: config.region, apiUrl: urlOf(api, config.address),
+      info: () => infoReport(opened, () => reports.all(), config.region),
+    });
   } catch (err) {
     await close();
     throw err;
@@ -241,6 +282,7 @@ function startLifecycle(layer: ObjectLayer, logger: Logger): LifecycleService {
 export async function startServer(config: ServerConfig, print: (line: string) => void): Promise<RunningServer> {
   const logger = makeLogger(config);
   if (config.endpoints !== undefined) return startClusterNode(config, print, logger);
+  const consoleEnv = consoleSettings(config);
   const { credentials, generated, file } = await loadOrCreateRootCredentials(config.credentials, config.configDir);
   // A fresh deployment (no drive directory exists yet, as with `npm start`) gets its directories created. If only
   // some are missing they are left alone: a missing mount point must not silently become a directory on the root disk.
@@ -276,12 +318,11 @@ export async function startServer(config: ServerConfig, print: (line: string) =>
   });
   await api.listen({ host: config.address.host || '::', port: config.address.port });
   listenAt = urlOf(api, config.address).replace(/^http:\/\//, '');
-  let consoleApp: FastifyInstance | undefined;
-  if (config.consoleEnabled) {
-    consoleApp = await buildConsoleApp({ logger, version: VERSION });
-    await consoleApp.listen({ host: config.consoleAddress.host || '::', port: config.consoleAddress.port });
-  }
   const apiUrl = urlOf(api, config.address);
+  const consoleApp = await listenConsole(config, consoleEnv, logger, {
+    root: credentials, iam, objectLayer: storage, region: config.region, apiUrl,
+    info: () => infoReport(storage, async () => [await localReport()], config.region),
+  });
   const consoleUrl = consoleApp ? urlOf(consoleApp, config.consoleAddress) : undefined;
   const k = (config.sets[0]?.length ?? 1) - config.parity;
   print(`svc ${VERSION}`);
