@@ -18,6 +18,8 @@ import { startServer, type RunningServer } from '../../src/main.js';
 const PUBLIC = [
   /^\/health(\/live|\/ready)?$/, /^\/compat\/health\//, /^\/minio\/health\//,
   /^\/svc\/console\/health$/, /^\/$/, /^\/svc\/console\/?$/, /^\/svc\/console\/assets\//,
+  // The single-page app's shell (static HTML and hashed assets) and what its sign-in page calls.
+  /^\/svc\/console\/\*$/, /^\/svc\/console\/api\/(config|login|logout)$/, /^\/svc\/console\/oidc\/(login|callback)$/,
 ];
 
 const dirs: string[] = [];

@@ -24,8 +24,8 @@ export const LOGIN_STATE_COOKIE = 'svc_oidc_login';
 /** How long a login may take at the provider. */
 export const LOGIN_STATE_SECONDS = 600;
 
-const LOGIN_PATH = `${COOKIE_PATH}/oidc/login`;
-const CALLBACK_PATH = `${COOKIE_PATH}/oidc/callback`;
+export const LOGIN_PATH = `${COOKIE_PATH}/oidc/login`;
+export const CALLBACK_PATH = `${COOKIE_PATH}/oidc/callback`;
 
 interface LoginState {
   verifier: string;

@@ -8,7 +8,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ConsoleContext, type ConsoleServices } from './console-context.js';
 import { toConsoleError } from './console-error.js';
-import { oidcRoutes } from './oidc-login.js';
+import { CALLBACK_PATH, LOGIN_PATH, oidcRoutes } from './oidc-login.js';
 import { identityRoutes } from './routes-identity.js';
 import { objectRoutes } from './routes-objects.js';
 import { sessionRoutes } from './routes-session.js';
@@ -46,6 +46,9 @@ function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset): 
   if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
   return reply.send(asset.body);
 }
+
+/** Console API routes that work without a session: what the sign-in page needs, and the OIDC round trip. */
+const PUBLIC_API = new Set(['/svc/console/api/config', '/svc/console/api/login', '/svc/console/api/logout', LOGIN_PATH, CALLBACK_PATH]);
 
 /** Routes of the console listener. */
 export const consolePlugin: FastifyPluginAsync<ConsolePluginOptions> = async (app, opts) => {
@@ -96,6 +99,12 @@ export const consolePlugin: FastifyPluginAsync<ConsolePluginOptions> = async (ap
   const services = opts.services;
   if (services === undefined) return;
   const ctx = new ConsoleContext(services);
+  // Authentication before anything else (issue 10: every non-public route requires it): a request without a valid
+  // session gets 401 before its parameters are even looked at, so nothing about the API leaks to strangers.
+  app.addHook('preHandler', async (request) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (path.startsWith('/svc/console/api/') && !PUBLIC_API.has(path)) await ctx.actor(request);
+  });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(sessionRoutes, { ctx, oidcEnabled: services.oidc !== undefined, version: opts.version });
   await app.register(statusRoutes, { ctx });
