@@ -10,8 +10,10 @@ export type {
   ObjectMetadataInput, ObjectTag, OpenObject, OpenPoolsOptions, OpenStorageOptions, PartInfo, PoolOptions, PutObjectOptions, Storage, StorageHealth,
   StorageLogger, SystemMetadataName, VersioningState, VersionSelector, ListVersionsOptions, ListVersionsResult, ObjectVersionInfo,
   CompleteMultipartOptions, CreateMultipartOptions, MultipartChecksumType, ObjectPartInfo,
-  DriveHealState, DriveHealStatus, HealingHooks, HealQueueStatus, HealStatus, ScanCycleOptions, ScanCycleResult, ScannerOptions, ScannerStatus,
+  DriveHealState, DriveHealStatus, DriveSlotView, DriveState, DriveViewHooks, PoolLayoutView, HealingHooks, HealQueueStatus, HealStatus, ScanCycleOptions, ScanCycleResult, ScannerOptions, ScannerStatus,
+  ObjectLockCheck, ObjectLockState, ObjectRetention, RetentionMode,
 } from './engine/index.js';
+export { ObjectLockedError } from './engine/index.js';
 export {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, DeleteMarkerReadError, EntityTooSmallError,
   FormatMismatchError, IncompleteBodyError, InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError,
@@ -26,3 +28,7 @@ export {
 export { BitrotMismatchError } from './bitrot/index.js';
 export { CorruptRecordError } from './format/index.js';
 export { UnsupportedErasureError, defaultParity } from './erasure/index.js';
+export { LifecycleService, dueTime, parseLifecycleConfig, runLifecycle } from './engine/index.js';
+export type {
+  LifecycleConfig, LifecycleFilter, LifecycleRule, LifecycleRunOptions, LifecycleRunReport, LifecycleServiceOptions,
+} from './engine/index.js';

@@ -9,6 +9,7 @@ import { decodeObjectRecord, isDeleteMarker } from '../format/index.js';
 import type { ObjectMeta, ObjectRecord } from '../format/index.js';
 import type { NamespaceLocker } from './locker.js';
 import type { ObjectInfo } from './object-layer.js';
+import { fromLockMeta } from './lock-state.js';
 import type { SetDrive } from './set-drive.js';
 import {
   BucketNotFoundError, InsufficientReadQuorumError, InvalidBucketNameError, ObjectNotFoundError,
@@ -259,5 +260,6 @@ export function toObjectInfo(bucket: string, meta: ObjectMeta): ObjectInfo {
     }));
   }
   if (meta.internal !== undefined) info.internal = { ...meta.internal };
+  if (meta.lock !== undefined) info.lock = fromLockMeta(meta.lock);
   return info;
 }

@@ -10,9 +10,9 @@ import { hasAnyKey, listObjects } from './listing.js';
 import { abortUpload, completeUpload, createUpload, listParts, listSetUploads, putPart } from './multipart.js';
 import { listUploads } from './list-uploads.js';
 import type {
-  BucketConfigKind, BucketInfo, ChecksumAlgorithm, CompletePart, DeleteObjectOptions, DeleteObjectResult, ListObjectsOptions, ListObjectsResult, ListPartsResult, ListUploadsOptions,
-  ListUploadsResult, ObjectInfo, ObjectLayer, ObjectMetadataInput, ObjectTag, OpenObject, PartInfo, PutObjectOptions, StorageHealth,
-  ListVersionsOptions, ListVersionsResult, VersioningState, VersionSelector,
+  BucketConfigKind, BucketInfo, CompletePart, DeleteObjectOptions, DeleteObjectResult, ListObjectsOptions, ListObjectsResult, ListPartsResult, ListUploadsOptions,
+  ListUploadsResult, ObjectInfo, ObjectLayer, ObjectTag, OpenObject, PartInfo, PutObjectOptions, StorageHealth,
+  ListVersionsOptions, ListVersionsResult, VersionSelector, ObjectLockState,
   CompleteMultipartOptions, CreateMultipartOptions,
 } from './object-layer.js';
 import { listObjectVersions } from './list-versions.js';
@@ -23,6 +23,7 @@ import { openObject } from './object-read.js';
 import { putObject } from './object-write.js';
 import { getBucketTags, putBucketTags, putObjectTags } from './tagging.js';
 import { getBucketConfig, putBucketConfig } from './bucket-config.js';
+import { updateObjectLock } from './retention.js';
 import { setIndexFor } from './placement.js';
 import {
   BucketExistsError, BucketNotEmptyError, BucketNotFoundError, InsufficientReadQuorumError, InsufficientWriteQuorumError,
@@ -194,6 +195,14 @@ export class ErasureSets implements ObjectLayer {
     return putObjectTags(this.#setFor(key), bucket, key, tags);
   }
 
+  async updateObjectLock(
+    bucket: string, key: string, opts: VersionSelector, change: (current: ObjectLockState) => ObjectLockState,
+  ): Promise<ObjectInfo> {
+    checkObjectName(key);
+    await this.#requireBucket(bucket);
+    return versionRead(bucket, key, opts.versionId, () => updateObjectLock(this.#setFor(key), bucket, key, opts.versionId, change));
+  }
+
   async getBucketTags(bucket: string): Promise<ObjectTag[] | undefined> {
     if (!BUCKET_RE.test(bucket)) throw new BucketNotFoundError(bucket);
     return getBucketTags(this.sets, bucket);
@@ -267,7 +276,7 @@ export class ErasureSets implements ObjectLayer {
   ): Promise<ObjectInfo> {
     checkObjectName(key);
     await this.#requireBucket(bucket);
-    return completeUpload(this.#setFor(key), bucket, key, uploadId, parts, opts.versioning, opts.checksums);
+    return completeUpload(this.#setFor(key), bucket, key, uploadId, parts, opts);
   }
 
   async abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void> {

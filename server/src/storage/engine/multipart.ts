@@ -6,10 +6,11 @@ import type { ObjectMeta, PartRecord, UploadRecord } from '../format/index.js';
 import type { ErasureSet } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
 import type {
-  ChecksumAlgorithm, CreateMultipartOptions, CompletePart, ListPartsResult, MultipartUploadInfo, ObjectInfo, VersioningState, ObjectMetadataInput, PartInfo,
+  ChecksumAlgorithm, CreateMultipartOptions, CompleteMultipartOptions, CompletePart, ListPartsResult, MultipartUploadInfo, ObjectInfo, PartInfo,
   PutObjectOptions, SystemMetadataName,
 } from './object-layer.js';
 import { checkBody, commitObject, dropTemp, encodeToTemp, layoutFor } from './object-write.js';
+import { toLockMeta } from './lock-state.js';
 import {
   EntityTooSmallError, InsufficientWriteQuorumError, InvalidPartError, InvalidPartOrderError, UploadNotFoundError,
 } from './storage-errors.js';
@@ -76,6 +77,8 @@ export async function createUpload(
   if (opts.checksumType !== undefined) rec.checksumType = opts.checksumType;
   if (opts.internal !== undefined && Object.keys(opts.internal).length > 0) rec.internal = { ...opts.internal };
   if (opts.tags !== undefined && opts.tags.length > 0) rec.tags = opts.tags.map((t) => ({ key: t.key, value: t.value }));
+  const lock = toLockMeta(opts.lock);
+  if (lock !== undefined) rec.lock = lock;
   const data = encodeUploadRecord(rec);
   const dir = uploadDir(bucket, key, uploadId);
   const res = await set.each((d) => d.writeSysFile(`${dir}/upload.meta`, data));
@@ -171,8 +174,7 @@ export async function listParts(
 
 /** CompleteMultipartUpload on this set. */
 export async function completeUpload(
-  set: ErasureSet, bucket: string, key: string, uploadId: string, parts: readonly CompletePart[], versioning?: VersioningState,
-  checksums?: Partial<Record<ChecksumAlgorithm, string>>,
+  set: ErasureSet, bucket: string, key: string, uploadId: string, parts: readonly CompletePart[], opts: CompleteMultipartOptions = {},
 ): Promise<ObjectInfo> {
   const rec = await readUpload(set, bucket, key, uploadId);
   const dir = uploadDir(bucket, key, uploadId);
@@ -201,7 +203,7 @@ export async function completeUpload(
     modTime: Date.now(),
     system: { ...rec.system },
     user: { ...rec.user },
-    checksums: { ...(checksums ?? {}) },
+    checksums: { ...(opts.checksums ?? {}) },
     partCount: chosen.length,
     erasure: { k: rec.k, m: rec.m, blockSize: rec.blockSize, index: 0, distribution: rec.distribution },
     dataDir,
@@ -212,8 +214,10 @@ export async function completeUpload(
   };
   if (rec.tags !== undefined && rec.tags.length > 0) meta.tags = rec.tags;
   if (rec.internal !== undefined) meta.internal = { ...rec.internal };
+  const lock = rec.lock ?? toLockMeta(opts.defaultLock);
+  if (lock !== undefined) meta.lock = lock;
   const keep = chosen.map((p) => `part.${p.number}`);
-  await commitObject(set, bucket, key, meta, set.drives.map(() => true), null, () => ({ srcDataPath: `${dir}/parts`, dataDir, keepFiles: keep }), versioning);
+  await commitObject(set, bucket, key, meta, set.drives.map(() => true), null, () => ({ srcDataPath: `${dir}/parts`, dataDir, keepFiles: keep }), opts.versioning);
   await set.each((d) => d.deleteSysPath(dir));
   return toObjectInfo(bucket, meta);
 }

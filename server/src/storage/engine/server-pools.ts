@@ -5,9 +5,9 @@ import { listObjectVersions } from './list-versions.js';
 import { listUploads } from './list-uploads.js';
 import { newestModTime } from './listing.js';
 import type {
-  BucketConfigKind, BucketInfo, ChecksumAlgorithm, CompletePart, DeleteObjectOptions, DeleteObjectResult, ListObjectsOptions,
+  BucketConfigKind, BucketInfo, CompletePart, DeleteObjectOptions, DeleteObjectResult, ListObjectsOptions,
   ListObjectsResult, ListPartsResult, ListUploadsOptions, ListUploadsResult, ListVersionsOptions, ListVersionsResult, ObjectInfo,
-  ObjectLayer, ObjectMetadataInput, ObjectTag, OpenObject, PartInfo, PutObjectOptions, StorageHealth, VersioningState, VersionSelector,
+  ObjectLayer, ObjectTag, OpenObject, PartInfo, PutObjectOptions, StorageHealth, VersionSelector, ObjectLockState,
   CompleteMultipartOptions, CreateMultipartOptions,
 } from './object-layer.js';
 import { BucketExistsError, BucketNotEmptyError, UploadNotFoundError } from './storage-errors.js';
@@ -148,6 +148,12 @@ export class ServerPools implements ObjectLayer {
 
   async putObjectTags(bucket: string, key: string, tags: ObjectTag[]): Promise<ObjectInfo> {
     return (await this.#readPool(bucket, key)).putObjectTags(bucket, key, tags);
+  }
+
+  async updateObjectLock(
+    bucket: string, key: string, opts: VersionSelector, change: (current: ObjectLockState) => ObjectLockState,
+  ): Promise<ObjectInfo> {
+    return (await this.#readPool(bucket, key)).updateObjectLock(bucket, key, opts, change);
   }
 
   getBucketTags(bucket: string): Promise<ObjectTag[] | undefined> {

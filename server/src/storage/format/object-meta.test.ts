@@ -122,3 +122,37 @@ test('part checksums and server-reserved internal metadata round-trip; absent on
   const { internal: _internal, ...plain } = meta;
   assert.ok(!encodeObjectMeta(plain).includes(Buffer.from('internal')));
 });
+
+test('the lock of a version survives encode/decode; records without one have no lock field', async () => {
+  const base = decodeObjectRecord(encodeObjectRecord({ key: 'k', writeId: 'w', versions: [{ deleteMarker: true, versionId: 'm', key: 'k', modTime: 1 }] }));
+  assert.equal(base.versions.length, 1);
+  const meta = {
+    versionId: '0a1b2c3d-0000-4000-8000-000000000000', key: 'k', size: 1, etag: 'e', modTime: 2, system: {}, user: {}, checksums: {},
+    erasure: { k: 2, m: 2, blockSize: 1024, index: 1, distribution: [1, 2, 3, 4] }, dataDir: null, parts: [], inline: null,
+  };
+  const locked = { ...meta, lock: { retention: { mode: 'GOVERNANCE' as const, retainUntil: 5 }, legalHold: false } };
+  const back = decodeObjectRecord(encodeObjectRecord({ key: 'k', writeId: 'w', versions: [locked, meta] }));
+  assert.deepEqual((back.versions[0] as typeof locked).lock, locked.lock);
+  assert.equal('lock' in back.versions[1]!, false);
+});
+
+test('a version with part checksums, internal metadata and a lock keeps all three; a record without them decodes unchanged', () => {
+  const meta: ObjectMeta = {
+    versionId: '0a1b2c3d-0000-4000-8000-000000000001', key: 'k', size: 6, etag: 'abc-2', modTime: 1, system: {}, user: {},
+    checksums: { CRC32: 'AAAAAA==-2' }, partCount: 2, internal: { 'sse.kind': 'SSE-S3' },
+    lock: { retention: { mode: 'COMPLIANCE', retainUntil: 9 }, legalHold: true },
+    erasure: { k: 2, m: 2, blockSize: 1 << 20, index: 1, distribution: [1, 2, 3, 4] },
+    dataDir: '2b9a3c51-1f7e-4a57-8e0c-1d2e3f4a5b6c',
+    parts: [{ number: 1, size: 3, etag: 'a', checksums: { CRC32: 'AQIDBA==' } }, { number: 2, size: 3, etag: 'b' }],
+    inline: null,
+  };
+  const back = decodeObjectRecord(encodeObjectRecord({ key: 'k', writeId: 'w', versions: [meta] }));
+  assert.deepEqual(back.versions[0], meta);
+  const { internal: _i, lock: _l, ...plain } = meta;
+  const plainParts = { ...plain, parts: plain.parts.map(({ checksums: _c, ...p }) => p) };
+  const bytes = encodeObjectMeta(plainParts);
+  // msgpack map keys are fixstr: a length byte then the name ("blockSize" contains "lock", so the length is part of the probe).
+  for (const field of ['internal', 'lock']) assert.ok(!bytes.includes(Buffer.concat([Buffer.from([0xa0 | field.length]), Buffer.from(field)])), field);
+  assert.ok(encodeObjectMeta(meta).includes(Buffer.concat([Buffer.from([0xa4]), Buffer.from('lock')])));
+  assert.deepEqual(decodeObjectMeta(bytes), plainParts);
+});

@@ -1,5 +1,6 @@
 import { decodeEnvelope, encodeEnvelope } from './envelope.js';
 import { CorruptRecordError } from './format-errors.js';
+import { decodeLockMeta, lockField, type ObjectLockMeta } from './object-lock-meta.js';
 
 /**
  * The per-object metadata record (`xl.meta`): magic "SVCM" + uint16 version
@@ -72,6 +73,8 @@ export interface ObjectMeta {
    * encryption seals, the plaintext size and ETag of encrypted data); absent when empty.
    */
   internal?: Record<string, string>;
+  /** Object Lock retention / legal hold of this version; absent when unlocked. */
+  lock?: ObjectLockMeta;
   erasure: ErasureInfo;
   /** UUID of the data directory, or null when the data is inline. */
   dataDir: string | null;
@@ -170,6 +173,8 @@ function decodeV1(o: Record<string, unknown>): ObjectMeta {
   if (tags.length > 0) meta.tags = tags;
   const internal = strMap(o.internal);
   if (Object.keys(internal).length > 0) meta.internal = internal;
+  const lock = decodeLockMeta('object metadata', o.lock);
+  if (lock !== undefined) meta.lock = lock;
   return meta;
 }
 
@@ -230,12 +235,13 @@ export function decodeObjectMeta(data: Uint8Array): ObjectMeta {
 }
 
 function objectFields(meta: ObjectMeta): Record<string, unknown> {
-  const { partCount, tags, internal, ...rest } = meta;
+  const { partCount, tags, internal, lock, ...rest } = meta;
   return {
     ...rest,
     // Same key position as before (spreading keeps it), so records without part checksums stay byte-identical.
     parts: meta.parts.map(({ checksums, ...p }) => (checksums !== undefined && Object.keys(checksums).length > 0 ? { ...p, checksums } : p)),
     ...(internal !== undefined && Object.keys(internal).length > 0 ? { internal: { ...internal } } : {}),
+    ...lockField(lock),
     ...(partCount !== undefined ? { partCount } : {}),
     ...(tags !== undefined && tags.length > 0 ? { tags: tags.map((t) => ({ key: t.key, value: t.value })) } : {}),
   };

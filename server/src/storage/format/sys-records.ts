@@ -1,5 +1,6 @@
 import { decodeEnvelope, encodeEnvelope } from './envelope.js';
 import { CorruptRecordError } from './format-errors.js';
+import { decodeLockMeta, lockField, type ObjectLockMeta } from './object-lock-meta.js';
 
 /**
  * Small system records, each behind its own magic + version (envelope.ts):
@@ -46,6 +47,8 @@ export interface UploadRecord {
   internal?: Record<string, string>;
   /** Tags for the completed object (x-amz-tagging at CreateMultipartUpload); absent when none. */
   tags?: Array<{ key: string; value: string }>;
+  /** Object Lock settings for the completed object (x-amz-object-lock-* at CreateMultipartUpload). */
+  lock?: ObjectLockMeta;
   k: number;
   m: number;
   blockSize: number;
@@ -123,9 +126,10 @@ function configMap(what: string, v: unknown): Record<string, BucketConfigEntry> 
 
 /** Encodes an upload record. */
 export function encodeUploadRecord(r: UploadRecord): Buffer {
-  const { checksumAlgorithm, checksumType, internal, tags, ...rest } = r;
+  const { checksumAlgorithm, checksumType, internal, tags, lock, ...rest } = r;
   return encodeEnvelope('SVCU', 1, {
     ...rest,
+    ...lockField(lock),
     ...(checksumAlgorithm !== undefined ? { checksumAlgorithm } : {}),
     ...(checksumType !== undefined ? { checksumType } : {}),
     ...(internal !== undefined && Object.keys(internal).length > 0 ? { internal } : {}),
@@ -159,6 +163,8 @@ export function decodeUploadRecord(data: Uint8Array): UploadRecord {
     if (Object.keys(internal).length > 0) r.internal = internal;
   }
   if (o.tags !== undefined) r.tags = tagList(what, o.tags);
+  const lock = decodeLockMeta(what, o.lock);
+  if (lock !== undefined) r.lock = lock;
   return r;
 }
 

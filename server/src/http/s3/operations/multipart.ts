@@ -17,9 +17,9 @@ import { bucketVersioning } from './versioning.js';
 import { checkCompleteAssertions, defaultChecksumType, objectChecksum, parseChecksumDeclaration } from './multipart-checksum.js';
 import { resolveSseWrite } from './bucket-encryption.js';
 import { encryptBody, encryptionHeaders, openUploadKey, plainPartSize, sealNewObject, storedEncryption } from '../sse/object-crypto.js';
+import { bucketObjectLock, defaultRetention, explicitLock } from './object-lock.js';
 
 const MULTIPART_UNSUPPORTED: ReadonlyArray<[string, string]> = [
-  ['x-amz-object-lock-mode', 'Object lock'],
   ['x-amz-website-redirect-location', 'Website redirects'],
 ];
 
@@ -34,10 +34,15 @@ export async function createMultipartUpload(ctx: S3Context, bucket: string, key:
   const metadata = parseMetadata(ctx.headers);
   const tags = parseTaggingHeader(header(ctx, 'x-amz-tagging'));
   const { algorithm: checksumAlgorithm, type: checksumType } = parseChecksumDeclaration(ctx);
+  const lock = explicitLock(ctx, ctx.now());
+  if (lock !== undefined && (await bucketObjectLock(ctx.layer, bucket)) === undefined) {
+    throw new S3Error('InvalidRequest', { message: 'Bucket is missing Object Lock Configuration' });
+  }
   // The object key is sealed once for the upload; every part is encrypted under its own key derived from it.
   const enc = sealNewObject(ctx, await resolveSseWrite(ctx, bucket), bucket, key);
   const uploadId = await ctx.layer.createMultipartUpload(bucket, key, {
     metadata,
+    ...(lock !== undefined ? { lock } : {}),
     ...(checksumAlgorithm !== undefined ? { checksumAlgorithm } : {}),
     ...(checksumType !== undefined ? { checksumType } : {}),
     ...(tags.length > 0 ? { tags } : {}),
@@ -163,10 +168,14 @@ export async function completeMultipartUpload(ctx: S3Context, bucket: string, ke
   const plainTotal = requested.reduce((sum, r) => sum + plainPartSize(upload.internal, stored.get(r.partNumber)?.size ?? 0), 0);
   checkCompleteAssertions(ctx, declared, composite, plainTotal);
   const versioning = await bucketVersioning(ctx.layer, bucket);
+  const lockConfig = await bucketObjectLock(ctx.layer, bucket, versioning ?? null);
+  // The bucket's default retention counts from completion, when the object is created.
+  const retention = lockConfig === undefined ? undefined : defaultRetention(lockConfig, ctx.now());
   const info = await ctx.layer.completeMultipartUpload(
     bucket, key, uploadId, requested.map((p) => ({ partNumber: p.partNumber, etag: p.etag })), {
       ...(versioning !== undefined ? { versioning } : {}),
       ...(alg !== undefined && composite !== undefined ? { checksums: { [alg]: composite } } : {}),
+      ...(retention !== undefined ? { defaultLock: { retention } } : {}),
     },
   );
   writtenVersionHeader(ctx, versioning, info.versionId);

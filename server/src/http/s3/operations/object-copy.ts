@@ -16,9 +16,9 @@ import { rejectUnsupportedWriteHeaders, writtenVersionHeader } from './object-pu
 import { resolveSseWrite } from './bucket-encryption.js';
 import { parseSseWrite } from '../sse/sse-request.js';
 import { decryptingObject, encryptBody, encryptionHeaders, plainView, sealNewObject } from '../sse/object-crypto.js';
+import { lockForWrite } from './object-lock.js';
 
 const COPY_UNSUPPORTED: ReadonlyArray<[string, string]> = [
-  ['x-amz-object-lock-mode', 'Object lock'],
   ['x-amz-website-redirect-location', 'Website redirects'],
 ];
 
@@ -107,6 +107,8 @@ export async function copyObject(ctx: S3Context, bucket: string, key: string, so
   // pipeline (not pipe) so a source failure (e.g. read quorum lost mid-copy) errors the body the engine
   // consumes, and an engine failure stops the source read.
   const versioning = await bucketVersioning(ctx.layer, bucket);
+  // The copy is a new object: the source's lock is not copied, the request's headers or the bucket default apply.
+  const lock = await lockForWrite(ctx, bucket, key, { checkIntegrity: false, versioning });
   pipeline(src.read(), tap.stream, () => undefined);
   const body = enc === undefined
     ? { stream: tap.stream, size: src.info.size }
@@ -118,6 +120,7 @@ export async function copyObject(ctx: S3Context, bucket: string, key: string, so
     tags: replacedTags ?? src.info.tags ?? [],
     ...(versioning !== undefined ? { versioning } : {}),
     ...(enc !== undefined ? { internal: enc.internal } : {}),
+    ...(lock !== undefined ? { lock } : {}),
   });
   ctx.reply.headers(encryptionHeaders(enc?.kind, enc?.customer));
   ctx.reply.header('x-amz-copy-source-version-id', src.info.versionId ?? 'null');

@@ -7,6 +7,7 @@ import { responseOverrides } from '../headers/metadata.js';
 import { checksumHeaders, objectHeaders, validatorHeaders } from '../headers/response-headers.js';
 import { S3Error } from '../s3-error.js';
 import { decryptedInfo, decryptingObject } from '../sse/object-crypto.js';
+import { lockResponseHeaders } from './object-lock.js';
 
 type Prepared = { kind: 'not-modified' } | { kind: 'content'; range: { start: number; end: number } | undefined };
 
@@ -73,6 +74,7 @@ export async function getObject(ctx: S3Context, bucket: string, key: string, ver
   const prepared = prepare(ctx, object.info);
   ctx.reply.headers(headers);
   versionHeader(ctx, object.info, versionId);
+  ctx.reply.headers(lockResponseHeaders(ctx, bucket, object.info));
   if (prepared.kind === 'not-modified') return ctx.reply.send();
   return ctx.reply.send(object.read(prepared.range));
 }
@@ -84,5 +86,6 @@ export async function headObject(ctx: S3Context, bucket: string, key: string, ve
   prepare(ctx, info);
   ctx.reply.headers(headers);
   versionHeader(ctx, info, versionId);
+  ctx.reply.headers(lockResponseHeaders(ctx, bucket, info));
   return ctx.reply.send();
 }

@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { DecodedPayload } from '../../../auth/index.js';
 import type { ObjectInfo, VersioningState } from '../../../storage/index.js';
 import { bucketVersioning } from './versioning.js';
+import { lockForWrite } from './object-lock.js';
 import { header, type S3Context } from '../context.js';
 import { openBody } from '../body.js';
 import { parseContentMd5, parseMetadata } from '../headers/metadata.js';
@@ -17,8 +18,6 @@ import { encryptBody, encryptionHeaders, plainView, sealNewObject } from '../sse
 // Request features that change how an object is stored; silently ignoring them would store something
 // other than what the client asked for, so they are refused until implemented.
 const UNSUPPORTED_HEADERS: ReadonlyArray<[string, string]> = [
-  ['x-amz-object-lock-mode', 'Object lock'],
-  ['x-amz-object-lock-legal-hold', 'Object lock'],
   ['x-amz-website-redirect-location', 'Website redirects'],
   ['if-match', 'Conditional writes'],
   ['if-none-match', 'Conditional writes'],
@@ -65,6 +64,7 @@ export async function putObject(ctx: S3Context, bucket: string, key: string): Pr
   const versioning = await bucketVersioning(ctx.layer, bucket);
   // Encryption (SSE-C / SSE-S3 / bucket default) is decided before any byte is read.
   const enc = sealNewObject(ctx, await resolveSseWrite(ctx, bucket), bucket, key);
+  const lock = await lockForWrite(ctx, bucket, key, { checkIntegrity: true, versioning });
   const decoded = openBody(ctx);
   let body: Readable = decoded.stream;
   let size = decoded.decodedLength;
@@ -82,6 +82,7 @@ export async function putObject(ctx: S3Context, bucket: string, key: string): Pr
     ...(tags.length > 0 ? { tags } : {}),
     ...(versioning !== undefined ? { versioning } : {}),
     ...(enc !== undefined ? { internal: enc.internal } : {}),
+    ...(lock !== undefined ? { lock } : {}),
   });
   ctx.reply.header('etag', quoteEtag(plainView(info).etag));
   ctx.reply.headers(encryptionHeaders(enc?.kind, enc?.customer));
