@@ -18,7 +18,7 @@ import {
 import { ConfigError, ConfigErrors, loadConfig, type ListenAddress, type ServerConfig } from './config/index.js';
 import { assembleInfoReport, countContents, type InfoReport } from './http/admin/index.js';
 import { consoleSettingsFromEnv, type ConsoleEnvSettings, type ConsoleServices } from './http/console/index.js';
-import { S3Error } from './http/s3/index.js';
+import { S3Error, plainObjectSize } from './http/s3/index.js';
 import type { HealthSources } from './http/health/index.js';
 import { IamStore, loadOrCreateRootCredentials, objectLayerPersistence } from './iam/index.js';
 import { LifecycleService, LocalDrive, openPools, openStorage, type Drive, type ObjectLayer, type Storage } from './storage/index.js';
@@ -289,6 +289,8 @@ const LIFECYCLE_INTERVAL_MS = 3_600_000;
 function startLifecycle(layer: ObjectLayer, logger: Logger): LifecycleService {
   const service = new LifecycleService(layer, {
     intervalMs: LIFECYCLE_INTERVAL_MS,
+    // Size filters compare what clients see: the plaintext size of encrypted objects.
+    objectSize: plainObjectSize,
     onError: (what, err) => logger.warn(`lifecycle: ${what}: ${err instanceof Error ? err.message : String(err)}`),
   });
   service.start();

@@ -8,4 +8,5 @@ export { S3Error, S3_ERRORS, isS3ErrorCode } from './s3-error.js';
 export type { S3ErrorCode } from './s3-error.js';
 export { toS3Error } from './error-mapping.js';
 export { resolveOperation } from './router.js';
+export { plainObjectSize } from './sse/object-crypto.js';
 export type { S3Operation, S3OperationName, RouteInput } from './router.js';

@@ -128,6 +128,14 @@ export function plainView(info: ObjectInfo): ObjectInfo {
   return view;
 }
 
+/**
+ * The size clients see for a stored object (the plaintext size of an encrypted one): what lifecycle size filters
+ * compare (https://docs.aws.amazon.com/AmazonS3/latest/userguide/intro-lifecycle-filters.html).
+ */
+export function plainObjectSize(info: ObjectInfo): number {
+  return plainView(info).size;
+}
+
 /** Response headers that describe an object's encryption (PUT, GET, HEAD, copies, multipart). */
 export function encryptionHeaders(kind: 'SSE-C' | 'SSE-S3' | undefined, customer?: CustomerKey): Record<string, string> {
   if (kind === 'SSE-S3') return { 'x-amz-server-side-encryption': 'AES256' };

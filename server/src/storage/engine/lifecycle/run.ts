@@ -1,4 +1,4 @@
-import type { ObjectLayer, ObjectVersionInfo, VersioningState } from '../object-layer.js';
+import type { ObjectInfo, ObjectLayer, ObjectVersionInfo, VersioningState } from '../object-layer.js';
 import { BucketNotFoundError, ObjectNotFoundError } from '../storage-errors.js';
 import { ObjectLockedError } from '../retention.js';
 import { dueTime, filterMatches, parseLifecycleConfig, type LifecycleRule } from './rules.js';
@@ -33,7 +33,16 @@ export interface LifecycleRunOptions {
   now: () => number;
   /** Told about actions that failed (other than Object Lock refusals). */
   onError?: (bucket: string, key: string, err: unknown) => void;
+  /**
+   * The size ObjectSizeGreaterThan / ObjectSizeLessThan compare: the object's size as clients see it. The engine
+   * stores encrypted objects' ciphertext (larger than the plaintext), so the API layer supplies this; default
+   * `info.size`.
+   */
+  objectSize?: (info: ObjectInfo) => number;
 }
+
+/** How a pass measures an object version for size filters (LifecycleRunOptions.objectSize). */
+type SizeOf = (info: ObjectInfo) => number;
 
 const PAGE = 1000;
 
@@ -41,8 +50,8 @@ function emptyReport(): LifecycleRunReport {
   return { buckets: 0, expired: 0, noncurrentRemoved: 0, deleteMarkersRemoved: 0, uploadsAborted: 0, locked: 0, errors: 0 };
 }
 
-function objectFacts(v: ObjectVersionInfo): { tags: Array<{ key: string; value: string }>; size: number } | undefined {
-  return v.deleteMarker || v.info === undefined ? undefined : { tags: v.info.tags ?? [], size: v.info.size };
+function objectFacts(v: ObjectVersionInfo, sizeOf: SizeOf): { tags: Array<{ key: string; value: string }>; size: number } | undefined {
+  return v.deleteMarker || v.info === undefined ? undefined : { tags: v.info.tags ?? [], size: sizeOf(v.info) };
 }
 
 /** Whether `rule` expires the current object version `v` at `now`. */
@@ -65,14 +74,14 @@ function loneMarkerExpires(rule: LifecycleRule, marker: ObjectVersionInfo, now: 
 }
 
 /** Indexes (into `versions`, newest first) of the noncurrent versions `rule` removes at `now`. */
-function noncurrentToRemove(rule: LifecycleRule, key: string, versions: readonly ObjectVersionInfo[], now: number): number[] {
+function noncurrentToRemove(rule: LifecycleRule, key: string, versions: readonly ObjectVersionInfo[], now: number, sizeOf: SizeOf): number[] {
   const nc = rule.noncurrentVersionExpiration;
   if (nc === undefined) return [];
   const out: number[] = [];
   let newer = 0;
   for (let i = 1; i < versions.length; i++) {
     const v = versions[i]!;
-    if (!filterMatches(rule.filter, key, objectFacts(v))) continue;
+    if (!filterMatches(rule.filter, key, objectFacts(v, sizeOf))) continue;
     // NewerNoncurrentVersions keeps that many newest noncurrent versions, whatever their age.
     newer++;
     if (nc.newerNoncurrentVersions !== undefined && newer <= nc.newerNoncurrentVersions) continue;
@@ -86,7 +95,7 @@ function noncurrentToRemove(rule: LifecycleRule, key: string, versions: readonly
 /** Applies `rules` to the versions of one key (newest first). */
 async function applyToKey(
   layer: ObjectLayer, bucket: string, key: string, versions: ObjectVersionInfo[], rules: readonly LifecycleRule[],
-  versioning: VersioningState | undefined, now: number, report: LifecycleRunReport, onError: LifecycleRunOptions['onError'],
+  versioning: VersioningState | undefined, now: number, report: LifecycleRunReport, onError: LifecycleRunOptions['onError'], sizeOf: SizeOf,
 ): Promise<void> {
   const lockCheck = { now: new Date(now), bypassGovernance: false };
   const remove = async (v: ObjectVersionInfo): Promise<boolean> => {
@@ -101,7 +110,7 @@ async function applyToKey(
   };
   const removed = new Set<number>();
   for (const rule of rules) {
-    for (const i of noncurrentToRemove(rule, key, versions, now)) {
+    for (const i of noncurrentToRemove(rule, key, versions, now, sizeOf)) {
       if (removed.has(i)) continue;
       if (await remove(versions[i]!)) { removed.add(i); report.noncurrentRemoved++; }
     }
@@ -114,7 +123,7 @@ async function applyToKey(
     }
     return;
   }
-  if (!rules.some((r) => filterMatches(r.filter, key, objectFacts(current)) && currentExpires(r, current, now))) return;
+  if (!rules.some((r) => filterMatches(r.filter, key, objectFacts(current, sizeOf)) && currentExpires(r, current, now))) return;
   try {
     // Versioned buckets keep the data as a noncurrent version behind a delete marker; unversioned ones lose it.
     // Only the version listed: an object written since the listing is not this rule's to expire.
@@ -128,14 +137,14 @@ async function applyToKey(
 
 async function applyToVersions(
   layer: ObjectLayer, bucket: string, rules: readonly LifecycleRule[], versioning: VersioningState | undefined, now: number,
-  report: LifecycleRunReport, onError: LifecycleRunOptions['onError'],
+  report: LifecycleRunReport, onError: LifecycleRunOptions['onError'], sizeOf: SizeOf,
 ): Promise<void> {
   let keyMarker = '';
   let versionIdMarker = '';
   let pendingKey: string | undefined;
   let pending: ObjectVersionInfo[] = [];
   const flush = async (): Promise<void> => {
-    if (pendingKey !== undefined && pending.length > 0) await applyToKey(layer, bucket, pendingKey, pending, rules, versioning, now, report, onError);
+    if (pendingKey !== undefined && pending.length > 0) await applyToKey(layer, bucket, pendingKey, pending, rules, versioning, now, report, onError, sizeOf);
     pendingKey = undefined;
     pending = [];
   };
@@ -198,7 +207,7 @@ export async function runLifecycle(layer: ObjectLayer, opts: LifecycleRunOptions
       if (rules.length === 0) continue;
       report.buckets++;
       const versioning = versioningOf(await layer.getBucketConfig(b.name, 'versioning'));
-      await applyToVersions(layer, b.name, rules, versioning, now, report, opts.onError);
+      await applyToVersions(layer, b.name, rules, versioning, now, report, opts.onError, opts.objectSize ?? ((info) => info.size));
       await abortUploads(layer, b.name, rules, now, report, opts.onError);
     } catch (err) {
       // A bucket deleted during the pass is simply gone.

@@ -1,5 +1,5 @@
 import type { ObjectLayer } from '../object-layer.js';
-import { runLifecycle, type LifecycleRunReport } from './run.js';
+import { runLifecycle, type LifecycleRunOptions, type LifecycleRunReport } from './run.js';
 
 /** Options of LifecycleService. */
 export interface LifecycleServiceOptions {
@@ -8,6 +8,8 @@ export interface LifecycleServiceOptions {
   now?: () => number;
   /** Told about a failed action or pass. */
   onError?: (what: string, err: unknown) => void;
+  /** The size lifecycle size filters compare (LifecycleRunOptions.objectSize). */
+  objectSize?: LifecycleRunOptions['objectSize'];
 }
 
 /**
@@ -45,9 +47,10 @@ export class LifecycleService {
   /** Runs a pass now, or joins the one in progress. */
   runNow(): Promise<LifecycleRunReport> {
     if (this.#running !== undefined) return this.#running;
-    const onError = this.#opts.onError;
+    const { onError, objectSize } = this.#opts;
     this.#running = runLifecycle(this.#layer, {
       now: this.#opts.now ?? Date.now,
+      ...(objectSize !== undefined ? { objectSize } : {}),
       ...(onError !== undefined ? { onError: (bucket: string, key: string, err: unknown) => onError(`${bucket}/${key}`, err) } : {}),
     }).then((report) => {
       this.#last = report;
