@@ -95,6 +95,33 @@ test('multipart uploads live in one pool and are found from any call', async () 
   assert.deepEqual(await get(st, 'b', 'mp'), Buffer.concat([part, Buffer.from('tail')]));
 });
 
+test('the options of both features reach the pool: upload checksum type, internal metadata, part checksums, lock', async () => {
+  next = 0.95;
+  const id = await st.createMultipartUpload('b', 'opts', {
+    metadata: NO_META, checksumAlgorithm: 'CRC32', checksumType: 'FULL_OBJECT', internal: { 'sse.kind': 'test' }, lock: { legalHold: true },
+  });
+  const listed = await st.listParts('b', 'opts', id, { partNumberMarker: 0, maxParts: 10 });
+  assert.equal(listed.upload.checksumType, 'FULL_OBJECT');
+  assert.deepEqual(listed.upload.internal, { 'sse.kind': 'test' });
+  const p1 = await st.putObjectPart('b', 'opts', id, 1, Readable.from([Buffer.from('abc')]), { size: 3, checksums: () => ({ CRC32: 'NSRBwg==' }) });
+  const retainUntil = new Date(Date.now() + 86_400_000);
+  const done = await st.completeMultipartUpload('b', 'opts', id, [{ partNumber: 1, etag: p1.etag }], {
+    checksums: { CRC32: 'NSRBwg==' }, defaultLock: { retention: { mode: 'GOVERNANCE', retainUntil } },
+  });
+  assert.equal(await poolOf(st, 'b', 'opts'), 1);
+  for (const info of [done, await st.getObjectInfo('b', 'opts')]) {
+    assert.deepEqual(info.checksums, { CRC32: 'NSRBwg==' });
+    assert.deepEqual(info.parts?.map((p) => p.checksums), [{ CRC32: 'NSRBwg==' }]);
+    assert.deepEqual(info.internal, { 'sse.kind': 'test' });
+    // The upload's own lock wins over the bucket default given at completion.
+    assert.deepEqual(info.lock, { legalHold: true });
+  }
+  const changed = await st.updateObjectLock('b', 'opts', {}, () => ({ retention: { mode: 'GOVERNANCE', retainUntil } }));
+  assert.deepEqual(changed.internal, { 'sse.kind': 'test' });
+  assert.deepEqual((await st.getObjectInfo('b', 'opts')).internal, { 'sse.kind': 'test' });
+  assert.deepEqual((await st.getObjectInfo('b', 'opts')).lock?.retention?.retainUntil, retainUntil);
+});
+
 test('a key written to both pools (two racing first writes) reads as the newest; a delete removes both', async () => {
   await put(st.pools[0]!, 'b', 'raced', Buffer.from('older'));
   await new Promise((r) => setTimeout(r, 5));
