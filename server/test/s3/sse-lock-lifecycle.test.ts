@@ -10,6 +10,7 @@ import { plainObjectSize } from '../../src/http/s3/index.js';
 import { LifecycleService, dueTime, runLifecycle } from '../../src/storage/index.js';
 import { startS3, type S3Harness } from './helpers/harness.js';
 import { rejectsWith } from './helpers/rejects.js';
+import { postForm, signedFields } from './helpers/post-form.js';
 
 // Server-side encryption together with Object Lock and lifecycle expiry (features of two branches meeting in one
 // metadata record): the lock rewrites must keep the encryption seal, and size filters must see plaintext sizes.
@@ -22,6 +23,7 @@ before(async () => {
   await h.client.send(new CreateBucketCommand({ Bucket: 'locked', ObjectLockEnabledForBucket: true }));
   await h.client.send(new CreateBucketCommand({ Bucket: 'defaults', ObjectLockEnabledForBucket: true }));
   await h.client.send(new CreateBucketCommand({ Bucket: 'lcy' }));
+  await h.client.send(new CreateBucketCommand({ Bucket: 'postlock', ObjectLockEnabledForBucket: true }));
 });
 after(async () => { await h.close(); });
 
@@ -88,4 +90,34 @@ test('lifecycle size filters compare the plaintext size of encrypted objects (th
   await service.stop();
   await rejectsWith(h.client.send(new HeadObjectCommand({ Bucket: 'lcy', Key: 's/thousand' })), 'NotFound', 404);
   assert.equal((await h.client.send(new HeadObjectCommand({ Bucket: 'lcy', Key: 's/more' }))).ContentLength, 1001);
+});
+
+test('POST uploads get the bucket default retention and x-amz-object-lock-* fields, encrypted by SSE-S3 fields', async () => {
+  await h.client.send(new PutObjectLockConfigurationCommand({
+    Bucket: 'postlock', ObjectLockConfiguration: { ObjectLockEnabled: 'Enabled', Rule: { DefaultRetention: { Mode: 'GOVERNANCE', Days: 2 } } },
+  }));
+  const plain = await postForm(h.endpoint, 'postlock', {
+    key: 'by-default', 'x-amz-server-side-encryption': 'AES256',
+    ...signedFields([{ bucket: 'postlock' }, ['starts-with', '$key', ''], { 'x-amz-server-side-encryption': 'AES256' }]),
+  }, Buffer.from('posted'));
+  assert.equal(plain.status, 204);
+  const head = await h.client.send(new HeadObjectCommand({ Bucket: 'postlock', Key: 'by-default' }));
+  assert.equal(head.ObjectLockMode, 'GOVERNANCE');
+  assert.ok((head.ObjectLockRetainUntilDate?.getTime() ?? 0) > Date.now() + DAY);
+  assert.equal(head.ServerSideEncryption, 'AES256');
+  const got = await h.client.send(new GetObjectCommand({ Bucket: 'postlock', Key: 'by-default' }));
+  assert.equal(await got.Body!.transformToString(), 'posted');
+  const held = await postForm(h.endpoint, 'postlock', {
+    key: 'held', 'x-amz-object-lock-legal-hold': 'ON',
+    ...signedFields([{ bucket: 'postlock' }, ['starts-with', '$key', ''], { 'x-amz-object-lock-legal-hold': 'ON' }]),
+  }, Buffer.from('x'));
+  assert.equal(held.status, 204);
+  assert.equal((await h.client.send(new HeadObjectCommand({ Bucket: 'postlock', Key: 'held' }))).ObjectLockLegalHoldStatus, 'ON');
+  const badMode = await postForm(h.endpoint, 'postlock', {
+    key: 'bad', 'x-amz-object-lock-mode': 'FOREVER', 'x-amz-object-lock-retain-until-date': inDays(1).toISOString(),
+    ...signedFields([{ bucket: 'postlock' }, ['starts-with', '$key', ''], ['starts-with', '$x-amz-object-lock-mode', ''],
+      ['starts-with', '$x-amz-object-lock-retain-until-date', '']]),
+  }, Buffer.from('x'));
+  assert.equal(badMode.status, 400);
+  assert.match(await badMode.text(), /<Code>InvalidArgument<\/Code>/);
 });

@@ -14,6 +14,7 @@ import { decodeTagging } from '../xml/requests.js';
 import { quoteEtag } from '../xml/responses.js';
 import { S3Error } from '../s3-error.js';
 import { bucketVersioning } from './versioning.js';
+import { lockForWrite } from './object-lock.js';
 import { writtenVersionHeader } from './object-put.js';
 import { resolveSseWrite } from './bucket-encryption.js';
 import { encryptBody, encryptionHeaders, plainView, sealNewObject } from '../sse/object-crypto.js';
@@ -147,10 +148,19 @@ export async function postObject(ctx: S3Context, bucket: string): Promise<Fastif
   const metadata = parseMetadata(metadataFields);
   const tags = objectTags(fields);
   const versioning = await bucketVersioning(ctx.layer, bucket);
+  // Fields stand for headers (as for encryption below): the bucket's default retention applies to POST uploads
+  // too, and x-amz-object-lock-* fields set the lock as the headers of a PUT would.
+  const formCtx = { ...ctx, headers: Object.fromEntries(fields) };
+  // Setting a lock needs its own permissions, as on a PUT (the form's signer, or the bucket policy when unsigned).
+  if (fields.has('x-amz-object-lock-mode') || fields.has('x-amz-object-lock-retain-until-date')) {
+    await ctx.authorizeAs(accessKey, { op: 'PutObjectRetention', bucket, key });
+  }
+  if (fields.has('x-amz-object-lock-legal-hold')) await ctx.authorizeAs(accessKey, { op: 'PutObjectLegalHold', bucket, key });
+  const lock = await lockForWrite(formCtx, bucket, key, { checkIntegrity: false, versioning });
   const limiter = lengthLimiter(range?.min ?? 0, Math.min(range?.max ?? MAX_PUT_BYTES, MAX_PUT_BYTES));
   pipeline(form.file.stream, limiter, () => undefined);
   // x-amz-server-side-encryption (and SSE-C) may be form fields; otherwise the bucket default applies.
-  const enc = sealNewObject(ctx, await resolveSseWrite({ ...ctx, headers: Object.fromEntries(fields) }, bucket), bucket, key);
+  const enc = sealNewObject(ctx, await resolveSseWrite(formCtx, bucket), bucket, key);
   const body = enc === undefined ? limiter : encryptBody(enc, limiter, -1, { partNumber: 1, recordPlainEtag: enc.kind === 'SSE-S3' }).stream;
   let info;
   try {
@@ -160,6 +170,7 @@ export async function postObject(ctx: S3Context, bucket: string): Promise<Fastif
       ...(enc !== undefined ? { internal: enc.internal } : {}),
       ...(tags.length > 0 ? { tags } : {}),
       ...(versioning !== undefined ? { versioning } : {}),
+      ...(lock !== undefined ? { lock } : {}),
     });
   } catch (err) {
     throw formError(err);
