@@ -18,7 +18,7 @@ import {
 import { ConfigError, ConfigErrors, loadConfig, type ListenAddress, type ServerConfig } from './config/index.js';
 import { assembleInfoReport, countContents, type InfoReport } from './http/admin/index.js';
 import { consoleSettingsFromEnv, type ConsoleEnvSettings, type ConsoleServices } from './http/console/index.js';
-import { S3Error, plainObjectSize } from './http/s3/index.js';
+import { S3Error, encryptingObjectView, plainObjectSize } from './http/s3/index.js';
 import type { HealthSources } from './http/health/index.js';
 import { IamStore, loadOrCreateRootCredentials, objectLayerPersistence } from './iam/index.js';
 import { LifecycleService, LocalDrive, openPools, openStorage, type Drive, type ObjectLayer, type Storage } from './storage/index.js';
@@ -263,7 +263,8 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
     await iam.start();
     const opened = storage;
     consoleApp = await listenConsole(config, consoleEnv, logger, {
-      root: credentials, iam, objectLayer: opened, region: config.region, apiUrl: urlOf(api, config.address),
+      // The console reads and writes objects as S3 clients see them (decrypted, bucket default encryption applied).
+      root: credentials, iam, objectLayer: encryptingObjectView(opened, kms), region: config.region, apiUrl: urlOf(api, config.address),
       info: () => infoReport(opened, () => reports.all(), config.region),
     });
   } catch (err) {
@@ -340,7 +341,7 @@ export async function startServer(config: ServerConfig, print: (line: string) =>
   listenAt = urlOf(api, config.address).replace(/^http:\/\//, '');
   const apiUrl = urlOf(api, config.address);
   const consoleApp = await listenConsole(config, consoleEnv, logger, {
-    root: credentials, iam, objectLayer: storage, region: config.region, apiUrl,
+    root: credentials, iam, objectLayer: encryptingObjectView(storage, kms), region: config.region, apiUrl,
     info: () => infoReport(storage, async () => [await localReport()], config.region),
   });
   const consoleUrl = consoleApp ? urlOf(consoleApp, config.consoleAddress) : undefined;

@@ -63,10 +63,13 @@ const IAM_CODES: Readonly<Record<string, ConsoleErrorCode>> = {
   NotReady: 'ServiceUnavailable', StorageNotOpen: 'ServiceUnavailable', CorruptRecord: 'InternalError',
 };
 
+/** HTTP statuses of S3 errors (http/s3 S3Error) whose message is fit for the user, with their console code. */
+const S3_STATUS_CODES: Readonly<Record<number, ConsoleErrorCode>> = { 400: 'InvalidRequest', 403: 'AccessDenied', 501: 'NotConfigured' };
+
 /** Any thrown value as a ConsoleError; `internal` is true when it was unexpected (to be logged). */
 export function toConsoleError(err: unknown): { error: ConsoleError; internal: boolean } {
   if (err instanceof ConsoleError) return { error: err, internal: false };
-  const e = err as { name?: unknown; code?: unknown; message?: unknown; statusCode?: unknown } | null;
+  const e = err as { name?: unknown; code?: unknown; message?: unknown; statusCode?: unknown; status?: unknown } | null;
   const name = typeof e?.name === 'string' ? e.name : '';
   const message = typeof e?.message === 'string' ? e.message : 'Unexpected error';
   const mapped = PASSTHROUGH[name];
@@ -74,6 +77,9 @@ export function toConsoleError(err: unknown): { error: ConsoleError; internal: b
   if (name === 'IamError' && typeof e?.code === 'string') {
     return { error: new ConsoleError(IAM_CODES[e.code] ?? 'InvalidRequest', message), internal: false };
   }
+  // The S3 edge's encrypting object view (SSE-C objects, no KMS, a plaintext Content-MD5 mismatch) explains itself.
+  const s3Code = name === 'S3Error' && typeof e?.status === 'number' ? S3_STATUS_CODES[e.status] : undefined;
+  if (s3Code !== undefined) return { error: new ConsoleError(s3Code, message), internal: false };
   // fastify's own client errors (body too large, bad content type) keep their 4xx status.
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return { error: new ConsoleError('InvalidRequest', message), internal: false };

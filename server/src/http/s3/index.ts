@@ -9,4 +9,5 @@ export type { S3ErrorCode } from './s3-error.js';
 export { toS3Error } from './error-mapping.js';
 export { resolveOperation } from './router.js';
 export { plainObjectSize } from './sse/object-crypto.js';
+export { encryptingObjectView } from './sse/object-view.js';
 export type { S3Operation, S3OperationName, RouteInput } from './router.js';

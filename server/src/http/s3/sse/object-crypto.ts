@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable, pipeline } from 'node:stream';
 import {
   KmsError, customerKek, decryptRange, encryptStream, encryptedSize, newObjectKey, partKey, plainSize, planRange, sealKey, unsealKey,
-  type CipherPart,
+  type CipherPart, type LocalKms,
 } from '../../../crypto/index.js';
 import type { ByteRange, ObjectInfo, OpenObject } from '../../../storage/index.js';
 import type { S3Context } from '../context.js';
@@ -49,7 +49,7 @@ export interface NewEncryption {
 }
 
 /** Seals a fresh object key as `sse` asks; undefined for an unencrypted write. SSE-S3 without a KMS → 501. */
-export function sealNewObject(ctx: S3Context, sse: SseWrite, bucket: string, key: string): NewEncryption | undefined {
+export function sealNewObject(ctx: Pick<S3Context, 'kms'>, sse: SseWrite, bucket: string, key: string): NewEncryption | undefined {
   if (sse.kind === 'none') return undefined;
   const objectKey = newObjectKey();
   if (sse.kind === 'SSE-C') {
@@ -96,9 +96,15 @@ export function openObjectKey(
     return { objectKey, customer };
   }
   if (customer !== undefined) throw new S3Error('InvalidRequest', { message: 'The encryption parameters are not applicable to this object.' });
-  if (ctx.kms === undefined) throw noKms();
+  return { objectKey: kmsObjectKey(ctx.kms, info) };
+}
+
+/** The object key of a stored SSE-S3 object, unsealed by the KMS (none configured → 501 NotImplemented). */
+export function kmsObjectKey(kms: LocalKms | undefined, info: Pick<ObjectInfo, 'bucket' | 'key' | 'internal'>): Buffer {
+  if (kms === undefined) throw noKms();
+  const internal = info.internal ?? {};
   try {
-    return { objectKey: ctx.kms.unseal(internal[KMS_KEY] ?? '', internal[SEALED] ?? '', context) };
+    return kms.unseal(internal[KMS_KEY] ?? '', internal[SEALED] ?? '', sealContext(info.bucket, info.key));
   } catch (err) {
     if (err instanceof KmsError) throw new S3Error('InternalError', { message: 'The object key could not be unsealed by the KMS.', cause: err });
     throw err;
@@ -164,18 +170,20 @@ export function decryptedInfo(ctx: S3Context, info: ObjectInfo): { info: ObjectI
 export function decryptingObject(ctx: S3Context, object: OpenObject, prefix?: SseCPrefix): { object: OpenObject; headers: Record<string, string> } {
   const opened = openObjectKey(ctx, object.info, prefix);
   if (opened === undefined) return { object, headers: {} };
+  return { headers: encryptionHeaders(storedEncryption(object.info), opened.customer), object: decryptedObject(object, opened.objectKey) };
+}
+
+/** An encrypted object opened with its object key: the plaintext view, and reads that decrypt only what a range needs. */
+export function decryptedObject(object: OpenObject, objectKey: Buffer): OpenObject {
   const info = plainView(object.info);
-  const parts = cipherParts(object.info, opened.objectKey);
+  const parts = cipherParts(object.info, objectKey);
   return {
-    headers: encryptionHeaders(storedEncryption(object.info), opened.customer),
-    object: {
-      info,
-      read(range?: ByteRange): Readable {
-        if (info.size === 0) return Readable.from([]);
-        const plan = planRange(parts, range?.start ?? 0, range?.end ?? info.size - 1);
-        const stored = object.read({ start: plan.cipherStart, end: plan.cipherEnd });
-        return Readable.from(decryptRange(stored, plan), { objectMode: false });
-      },
+    info,
+    read(range?: ByteRange): Readable {
+      if (info.size === 0) return Readable.from([]);
+      const plan = planRange(parts, range?.start ?? 0, range?.end ?? info.size - 1);
+      const stored = object.read({ start: plan.cipherStart, end: plan.cipherEnd });
+      return Readable.from(decryptRange(stored, plan), { objectMode: false });
     },
   };
 }
