@@ -8,9 +8,11 @@ if [ "${SVC_SETUP_SYSTEM:-0}" = "1" ]; then
   sh scripts/system-deps.sh
 fi
 
-# npm ci only when the lockfile changed since the last install (keeps `npm start` fast).
+# Install only when the lockfile changed since the last install (keeps `npm start` fast). `npm install --no-save`
+# installs exactly the locked versions like `npm ci`, but tolerates optional platform packages the registry mirror
+# of this machine does not carry (rollup's non-linux binaries, needed by Vite): `npm ci` refuses such a lockfile.
 if [ ! -f node_modules/.svc-installed ] || [ package-lock.json -nt node_modules/.svc-installed ]; then
-  npm ci --no-audit --no-fund
+  npm install --no-audit --no-fund --no-save
   touch node_modules/.svc-installed
 fi
 npx tsc -b
