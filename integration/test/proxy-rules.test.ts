@@ -109,24 +109,43 @@ test('rules 1, 5, 11: the console on its hostname at /svc/console/, with the aff
   assert.equal(s3.headers['set-cookie'], undefined);
 });
 
-test('WebSocket: an Upgrade handshake to the console host is passed through to the backend', async () => {
-  // The console has no WebSocket endpoint yet, so this proves the proxy forwards the Upgrade request (mode http,
-  // timeout tunnel) and returns the backend's own answer, not a proxy error (HAProxy answers 400/502/503 itself).
-  const { connect: tlsConnect } = await import('node:tls');
-  const answer = await new Promise<string>((resolve, reject) => {
+/** Sends a WebSocket Upgrade for /svc/console/ws through the proxy over TLS; resolves with everything read until `done`. */
+function upgrade(cookie: string | undefined, done: (data: string) => boolean): Promise<string> {
+  return import('node:tls').then(({ connect: tlsConnect }) => new Promise<string>((resolve, reject) => {
     const sock = tlsConnect({ host: '127.0.0.1', port: stack.httpsPort, servername: stack.hosts.console, ca: stack.ca, ALPNProtocols: ['http/1.1'] }, () => {
       sock.write(`GET /svc/console/ws HTTP/1.1\r\nHost: ${stack.hosts.console}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n`
-        + `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+        + `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n${cookie ? `Cookie: ${cookie}\r\n` : ''}\r\n`);
     });
     let data = '';
-    sock.setEncoding('utf8').on('data', (d: string) => { data += d; if (data.includes('\r\n\r\n')) { sock.destroy(); resolve(data); } });
+    sock.setEncoding('latin1').on('data', (d: string) => { data += d; if (done(data)) { sock.destroy(); resolve(data); } });
     sock.on('error', reject);
-    sock.setTimeout(10_000, () => { sock.destroy(); reject(new Error('no answer to the upgrade')); });
+    sock.setTimeout(15_000, () => { sock.destroy(); reject(new Error(`no complete answer to the upgrade: ${data.slice(0, 200)}`)); });
+  }));
+}
+
+test('WebSocket through the proxy: without a session the console answers 401; signed in, /svc/console/ws upgrades and streams the live status', async () => {
+  const refused = await upgrade(undefined, (d) => d.includes('\r\n\r\n'));
+  // The console's own refusal (HAProxy would answer 400/502/503 itself): the Upgrade reached the backend.
+  assert.match(refused.split('\r\n')[0] ?? '', /^HTTP\/1\.1 401/);
+  const { request } = await import('node:https');
+  const login = await new Promise<{ status: number; cookie: string | undefined }>((resolve, reject) => {
+    const body = JSON.stringify({ accessKey: stack.accessKey, secretKey: stack.secretKey });
+    const r = request({
+      host: '127.0.0.1', port: stack.httpsPort, servername: stack.hosts.console, ca: stack.ca, method: 'POST', path: '/svc/console/api/login',
+      headers: { host: stack.hosts.console, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, cookie: (res.headers['set-cookie'] ?? []).find((c) => c.startsWith('svc_session='))?.split(';')[0] }));
+    });
+    r.on('error', reject);
+    r.end(body);
   });
-  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
-  assert.ok(status === 101 || status === 404 || status === 426, `backend answer to the upgrade, got: ${answer.split('\r\n')[0]}`);
+  assert.equal(login.status, 200);
+  assert.ok(login.cookie, 'the console set its session cookie');
+  const answer = await upgrade(login.cookie, (d) => d.includes('"type":"status"') && d.includes('"servers"'));
+  assert.match(answer.split('\r\n')[0] ?? '', /^HTTP\/1\.1 101/, answer.slice(0, 200));
   const logs = docker(['logs', '--tail', '50', stack.container('proxy')], 30_000);
-  assert.match(logs, /console\/node1 .*"GET \/svc\/console\/ws HTTP\/1\.1"/, 'HAProxy routed the upgrade to the console backend');
+  assert.match(logs, /console\/node\d .*"GET \/svc\/console\/ws HTTP\/1\.1"/, 'HAProxy routed the upgrade to the console backend');
 });
 
 test('rules 7-9: health checks as rendered, and only the proxy publishes ports, only 80/443, on the host', async () => {
