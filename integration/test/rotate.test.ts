@@ -3,14 +3,16 @@
 // (HAProxy's runtime API, set/commit ssl cert: nothing restarts) the client sees no failed request. With --reload
 // (master-worker USR2) and --recreate the count is reported, not asserted: a USR2 reload lost one request in one
 // run of four here (idle keep-alive connections closed by the old worker at soft-stop race the client).
+// The proxy mounts the certificate FOLDER (certs/), so every rotation renames a complete new PEM into it (a new
+// inode, never a half-written file) and a reloaded or recreated proxy reads that new file.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { X509Certificate, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { requireDocker, s3Client, startStack, wire } from './helpers/index.js';
+import { docker, requireDocker, s3Client, startStack, wire } from './helpers/index.js';
 import type { Stack } from './helpers/index.js';
 
 let stack: Stack;
@@ -87,15 +89,24 @@ async function rotateUnderLoad(name: string, extra: string[]): Promise<{ ok: num
   setup.destroy();
   const load = startLoad(ca, name);
   await new Promise((r) => setTimeout(r, 1500));
+  const inodeBefore = statSync(join(stack.dir, 'certs/site.pem')).ino;
   const r = await stack.kit(['cert', 'rotate', '--pem', next.pemFile, ...extra]);
   await new Promise((r2) => setTimeout(r2, 1500));
   const result = await load.stop();
   assert.equal(r.code, 0, `cert rotate exited ${r.code}\n${r.stdout}\n${r.stderr}`);
   assert.equal(await servedFingerprint(ca), next.fingerprint256, 'a new connection gets the new certificate');
   assert.equal(statSync(join(stack.dir, 'certs/site.pem')).mode & 0o777, 0o600);
+  assert.notEqual(statSync(join(stack.dir, 'certs/site.pem')).ino, inodeBefore, 'a new file was renamed into certs/ (atomic), not copied over the old one');
+  assert.deepEqual(readdirSync(join(stack.dir, 'certs')).sort(), ['ca.crt', 'site.pem'], 'no temporary file is left beside the PEM');
   assert.ok(result.ok >= 10, `the client kept working through the rotation (${result.ok} round trips)`);
   return { ...result, fingerprint256: next.fingerprint256, stdout: r.stdout };
 }
+
+test('the proxy mounts the certificate folder read-only, not the PEM file', () => {
+  const mounts = JSON.parse(docker(['inspect', '-f', '{{json .Mounts}}', stack.container('proxy')])) as { Source: string; Destination: string; RW: boolean }[];
+  const certs = mounts.filter((m) => m.Destination.includes('/certs'));
+  assert.deepEqual(certs.map((m) => [m.Source, m.Destination, m.RW]), [[join(stack.dir, 'certs'), '/usr/local/etc/haproxy/certs', false]]);
+});
 
 test('default (runtime API, no reload): the new certificate is served and the client saw 0 failed requests', async (t) => {
   const r = await rotateUnderLoad('default', []);
