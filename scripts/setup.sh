@@ -14,3 +14,8 @@ if [ ! -f node_modules/.svc-installed ] || [ package-lock.json -nt node_modules/
   touch node_modules/.svc-installed
 fi
 npx tsc -b
+# The console front end (server/console → server/dist/console), rebuilt only when a source file is newer than
+# the last build (keeps `npm start` fast).
+if [ ! -f server/dist/console/index.html ] || [ -n "$(find server/console -newer server/dist/console/index.html -type f -not -path '*/node_modules/*' | head -n 1)" ]; then
+  npx vite build --config server/console/vite.config.ts
+fi

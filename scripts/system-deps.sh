@@ -6,10 +6,11 @@
 #   docker.io, docker-compose           - the Docker engine and compose v1 for the integration suite (DOCKER.md §1, §4)
 #   debootstrap                         - the Debian base image built without a registry (DOCKER.md §1a)
 #   pebble                              - the ACME test CA (DOCKER.md §3)
+#   chromium                            - headless browser for the console tests (driven by playwright-core)
 # Installed only when missing; needs root (tests run as root in CI).
 set -eu
 need=""
-for p in awscli s3cmd rclone python3-boto3 haproxy util-linux docker.io docker-compose debootstrap pebble; do
+for p in awscli s3cmd rclone python3-boto3 haproxy util-linux docker.io docker-compose debootstrap pebble chromium; do
   dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 if [ -n "$need" ]; then

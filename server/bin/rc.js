@@ -1,3 +1,3 @@
 #!/usr/bin/env node
-import { runRc } from '../dist/src/cli/rc.js';
+import { runRc } from '../dist/src/cli/index.js';
 process.exitCode = await runRc(process.argv);

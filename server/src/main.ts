@@ -5,19 +5,23 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { buildApiApp, buildConsoleApp, type ClusterRoutes } from './app.js';
+import { buildApiApp, buildConsoleApp, routeTable, type ClusterRoutes, type RouteEntry } from './app.js';
 import {
-  IamReloadNotifier, PeerMonitor, RemoteDrive, RpcClient, createClusterLocking, iamReloadPlugin, credentialsFingerprint, endpointsFingerprint, losesQuorumWithoutSelf, parseTopology,
-  waitForFormatQuorum, waitForPeers, type NodeIdentity, type Topology,
+  IamReloadNotifier, PeerMonitor, RemoteDrive, RpcClient, ServerReports, collectServerReport, createClusterLocking, drivePlacesOf, iamReloadPlugin,
+  credentialsFingerprint, endpointsFingerprint, losesQuorumWithoutSelf, parseTopology, peerNetwork, serverInfoPlugin,
+  waitForFormatQuorum, waitForPeers, type NodeIdentity, type ServerReport, type Topology,
 } from './cluster/index.js';
 import { ConfigError, ConfigErrors, loadConfig, type ListenAddress, type ServerConfig } from './config/index.js';
+import { assembleInfoReport, countContents, type InfoReport } from './http/admin/index.js';
+import { consoleSettingsFromEnv, type ConsoleEnvSettings, type ConsoleServices } from './http/console/index.js';
 import { S3Error } from './http/s3/index.js';
 import type { HealthSources } from './http/health/index.js';
 import { IamStore, loadOrCreateRootCredentials, objectLayerPersistence } from './iam/index.js';
-import { LocalDrive, openPools, openStorage, type Drive, type ObjectLayer, type Storage } from './storage/index.js';
+import { LifecycleService, LocalDrive, openPools, openStorage, type Drive, type ObjectLayer, type Storage } from './storage/index.js';
 import { VERSION } from './common/index.js';
 
 /** Exit codes of `svc` (documented in README): 0 ok, 1 runtime failure, 2 usage or invalid configuration. */
@@ -27,7 +31,13 @@ export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 export interface RunningServer {
   apiUrl: string;
   consoleUrl: string | undefined;
+  /** Every route of the two listeners (the security tests walk them without credentials). */
+  routes(): { api: readonly RouteEntry[]; console: readonly RouteEntry[] };
   close(): Promise<void>;
+}
+
+function routesOf(api: FastifyInstance, consoleApp: FastifyInstance | undefined): ReturnType<RunningServer['routes']> {
+  return { api: routeTable(api), console: consoleApp === undefined ? [] : routeTable(consoleApp) };
 }
 
 function makeLogger(config: ServerConfig): Logger {
@@ -92,9 +102,42 @@ function banner(print: (line: string) => void, apiUrl: string, consoleUrl: strin
   print(`Drives:  ${drives}`);
 }
 
-async function listenConsole(config: ServerConfig, logger: Logger): Promise<FastifyInstance | undefined> {
+/** The built console front end, server/dist/console: seen from dist/src/main.js (built) or src/main.ts (tsx). */
+const CONSOLE_ASSETS = fileURLToPath(new URL(import.meta.url.includes('/dist/src/') ? '../console/' : '../dist/console/', import.meta.url));
+
+/** The console's settings from the environment; a bad value is a configuration error (exit code 2). */
+function consoleSettings(config: ServerConfig): ConsoleEnvSettings {
+  if (!config.consoleEnabled) return {};
+  try {
+    return consoleSettingsFromEnv(process.env);
+  } catch (err) {
+    throw new ConfigError((err as Error).message, 'see docs/console.md for the console settings');
+  }
+}
+
+/** The cluster information report, exactly as `GET /svc/admin/v3/info` builds it (docs/admin-api.md). */
+async function infoReport(storage: Storage, servers: () => Promise<ServerReport[]>, region: string): Promise<InfoReport> {
+  const [list, counts] = await Promise.all([servers(), countContents(storage)]);
+  return assembleInfoReport({
+    serverVersion: VERSION, deploymentId: storage.deploymentId, region, pools: storage.poolLayouts(),
+    servers: list, buckets: counts.buckets, objects: counts.objects,
+  });
+}
+
+type ConsoleSource = Omit<ConsoleServices, 'trustedProxies' | 'sessionTtlSeconds' | 'oidc' | 'browserRedirectUrl' | 's3Url'> & { apiUrl: string };
+
+async function listenConsole(config: ServerConfig, settings: ConsoleEnvSettings, logger: Logger, source: ConsoleSource): Promise<FastifyInstance | undefined> {
   if (!config.consoleEnabled) return undefined;
-  const app = await buildConsoleApp({ logger, version: VERSION });
+  const { apiUrl, ...rest } = source;
+  const services: ConsoleServices = {
+    ...rest,
+    s3Url: () => settings.serverUrl ?? apiUrl,
+    ...(settings.trustedProxies !== undefined ? { trustedProxies: settings.trustedProxies } : {}),
+    ...(settings.sessionTtlSeconds !== undefined ? { sessionTtlSeconds: settings.sessionTtlSeconds } : {}),
+    ...(settings.oidc !== undefined ? { oidc: settings.oidc } : {}),
+    ...(settings.browserRedirectUrl !== undefined ? { browserRedirectUrl: settings.browserRedirectUrl } : {}),
+  };
+  const app = await buildConsoleApp({ logger, version: VERSION, assetsDir: CONSOLE_ASSETS, services });
   await app.listen({ host: config.consoleAddress.host || '::', port: config.consoleAddress.port });
   return app;
 }
@@ -107,6 +150,7 @@ async function listenConsole(config: ServerConfig, logger: Logger): Promise<Fast
 async function startClusterNode(config: ServerConfig, print: (line: string) => void, logger: Logger): Promise<RunningServer> {
   const credentials = config.credentials;
   if (credentials === undefined) throw new ConfigError('node URLs need SVC_ACCESS_KEY and SVC_SECRET_KEY', 'set the same root credentials on every node');
+  const consoleEnv = consoleSettings(config);
   const topology: Topology = parseTopology(config.endpoints ?? [], nodeIdentity(config), config.storageClass ? { parity: config.storageClass } : {});
   const local = topology.endpoints.filter((e) => e.isLocal);
   // As in path mode: directories are created only on a fresh node, never for a single missing mount point.
@@ -139,6 +183,15 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
     await app.register(iamReloadPlugin, { credentials, reload: (items) => iam.reload(items) });
   };
   const startedAt = new Date();
+  // The cluster information report (issue 5): this node's part, served to peers, and every node's, for the admin API.
+  const localReport = () => collectServerReport({
+    endpoint: topology.self, version: VERSION, startedAt, drives: drivePlacesOf(topology, topology.self),
+    slots: () => storage?.driveSlots(), network: () => peerNetwork(topology, peers),
+  });
+  const serverInfo: FastifyPluginAsync = async (app) => {
+    await app.register(serverInfoPlugin, { credentials, report: localReport });
+  };
+  const reports = new ServerReports({ topology, credentials, local: localReport });
   const healthSources: HealthSources = {
     storage: () => storage ? storage.health() : Promise.reject(new Error('storage is not open yet')),
     iamReady: () => iam.ready(),
@@ -151,7 +204,7 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
   };
   const cluster: ClusterRoutes = {
     rpc: { credentials, drives: localDrives },
-    plugins: [locking.plugin, iamReload],
+    plugins: [locking.plugin, iamReload, serverInfo],
     peer: {
       credentials,
       info: () => ({
@@ -164,10 +217,13 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
     logger, objectLayer: startingObjectLayer(() => storage), lookupSecret: (ak) => iam.lookupSecret(ak), identities: iam,
     region: config.region, domains: config.domains,
     healthEnabled: config.healthEndpointsEnabled, healthSources, cluster,
+    admin: { lookupSecret: (ak) => iam.lookupSecret(ak), iam, storage: () => storage, servers: () => reports.all(), region: config.region, version: VERSION },
   });
   let consoleApp: FastifyInstance | undefined;
+  let lifecycle: LifecycleService | undefined;
   const close = async (): Promise<void> => {
     peers.stop();
+    await lifecycle?.stop();
     iam.close();
     await Promise.allSettled([api.close(), consoleApp?.close()]);
     await storage?.close();
@@ -185,8 +241,14 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
       onWait: (s) => { if (++rounds % 5 === 0) print(`Waiting for format quorum: ${s.formatted} formatted, ${s.unformatted} empty, ${s.unreachable} unreachable`); },
     });
     storage = await openPools({ pools, logger, locker: locking.locker });
+    // One node runs the lifecycle pass: two nodes expiring the same key would each add a delete marker.
+    if (topology.nodes[0] === topology.self) lifecycle = startLifecycle(storage, logger);
     await iam.start();
-    consoleApp = await listenConsole(config, logger);
+    const opened = storage;
+    consoleApp = await listenConsole(config, consoleEnv, logger, {
+      root: credentials, iam, objectLayer: opened, region: config.region, apiUrl: urlOf(api, config.address),
+      info: () => infoReport(opened, () => reports.all(), config.region),
+    });
   } catch (err) {
     await close();
     throw err;
@@ -197,13 +259,30 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
   }).join('; ');
   banner(print, urlOf(api, config.address), consoleApp ? urlOf(consoleApp, config.consoleAddress) : undefined,
     `${topology.endpoints.length} on ${topology.nodes.length} nodes (${local.length} here) in ${layout}`);
-  return { apiUrl: urlOf(api, config.address), consoleUrl: consoleApp ? urlOf(consoleApp, config.consoleAddress) : undefined, close };
+  return {
+    apiUrl: urlOf(api, config.address), consoleUrl: consoleApp ? urlOf(consoleApp, config.consoleAddress) : undefined,
+    routes: () => routesOf(api, consoleApp), close,
+  };
+}
+
+/** Time between two lifecycle passes (bucket lifecycle rules act at day granularity). */
+const LIFECYCLE_INTERVAL_MS = 3_600_000;
+
+/** Starts the background lifecycle pass over `layer` (https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lifecycle-mgmt.html). */
+function startLifecycle(layer: ObjectLayer, logger: Logger): LifecycleService {
+  const service = new LifecycleService(layer, {
+    intervalMs: LIFECYCLE_INTERVAL_MS,
+    onError: (what, err) => logger.warn(`lifecycle: ${what}: ${err instanceof Error ? err.message : String(err)}`),
+  });
+  service.start();
+  return service;
 }
 
 /** Starts storage and both listeners from a loaded config; `print` receives the human banner lines. */
 export async function startServer(config: ServerConfig, print: (line: string) => void): Promise<RunningServer> {
   const logger = makeLogger(config);
   if (config.endpoints !== undefined) return startClusterNode(config, print, logger);
+  const consoleEnv = consoleSettings(config);
   const { credentials, generated, file } = await loadOrCreateRootCredentials(config.credentials, config.configDir);
   // A fresh deployment (no drive directory exists yet, as with `npm start`) gets its directories created. If only
   // some are missing they are left alone: a missing mount point must not silently become a directory on the root disk.
@@ -212,7 +291,14 @@ export async function startServer(config: ServerConfig, print: (line: string) =>
   const storage = await openStorage({ sets: config.sets, parity: config.parity, logger });
   const iam = new IamStore({ root: credentials, persistence: objectLayerPersistence(storage), logger });
   await iam.start();
+  const lifecycle = startLifecycle(storage, logger);
   const startedAt = new Date();
+  let listenAt = '';
+  // Path mode: one server, its listen address as endpoint, every drive its own (docs/admin-api.md).
+  const places = config.sets.flatMap((set, s) => set.map((path, index) => ({ endpoint: path, path, pool: 0, set: s, index })));
+  const localReport = () => collectServerReport({
+    endpoint: listenAt, version: VERSION, startedAt, drives: places, slots: () => storage.driveSlots(), network: async () => ({}),
+  });
   const api = await buildApiApp({
     logger, objectLayer: storage, lookupSecret: (ak) => iam.lookupSecret(ak), identities: iam, region: config.region, domains: config.domains,
     healthEnabled: config.healthEndpointsEnabled,
@@ -225,14 +311,18 @@ export async function startServer(config: ServerConfig, print: (line: string) =>
       startedAt,
       maintenanceLosesQuorum: () => true,
     },
+    admin: {
+      lookupSecret: (ak) => iam.lookupSecret(ak), iam, storage: () => storage, servers: async () => [await localReport()],
+      region: config.region, version: VERSION,
+    },
   });
   await api.listen({ host: config.address.host || '::', port: config.address.port });
-  let consoleApp: FastifyInstance | undefined;
-  if (config.consoleEnabled) {
-    consoleApp = await buildConsoleApp({ logger, version: VERSION });
-    await consoleApp.listen({ host: config.consoleAddress.host || '::', port: config.consoleAddress.port });
-  }
+  listenAt = urlOf(api, config.address).replace(/^http:\/\//, '');
   const apiUrl = urlOf(api, config.address);
+  const consoleApp = await listenConsole(config, consoleEnv, logger, {
+    root: credentials, iam, objectLayer: storage, region: config.region, apiUrl,
+    info: () => infoReport(storage, async () => [await localReport()], config.region),
+  });
   const consoleUrl = consoleApp ? urlOf(consoleApp, config.consoleAddress) : undefined;
   const k = (config.sets[0]?.length ?? 1) - config.parity;
   print(`svc ${VERSION}`);
@@ -249,8 +339,10 @@ export async function startServer(config: ServerConfig, print: (line: string) =>
   return {
     apiUrl,
     consoleUrl,
+    routes: () => routesOf(api, consoleApp),
     async close() {
       iam.close();
+      await lifecycle.stop();
       await Promise.allSettled([api.close(), consoleApp?.close()]);
       await storage.close();
       logger.flush?.();

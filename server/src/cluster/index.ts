@@ -15,6 +15,12 @@ export {
 } from './peer/index.js';
 export type { PeerAnswer, PeerInfo, PeerMonitorOptions, PeerPluginOptions, PeerWaitOptions, PeerWaitResult } from './peer/index.js';
 export { IAM_RELOAD_PATH, IamReloadNotifier, iamReloadPlugin } from './peer/index.js';
+export {
+  SERVER_INFO_PATH, ServerReports, collectServerReport, drivePlacesOf, fetchServerReport, offlineServerReport, peerNetwork, serverInfoPlugin,
+} from './peer/index.js';
+export type {
+  DrivePlace, DriveReport, LocalServerOptions, ReportDriveState, ServerInfoPluginOptions, ServerReport, ServerReportsOptions,
+} from './peer/index.js';
 export type { IamNotifyOutcome, IamReloadItem, IamReloadNotifierOptions, IamReloadPluginOptions } from './peer/index.js';
 export {
   DEFAULT_LOCK_TIMING, DistLocker, LOCK_PREFIX, LockLostError, LockQuorumError, LockServer, createClusterLocking, lockPlugin,

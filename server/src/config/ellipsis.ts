@@ -5,6 +5,10 @@
  */
 import { ConfigError } from './config-error.js';
 
+/** Largest range and expansion accepted (far above any real deployment, far below exhausting memory). */
+const MAX_RANGE = 10_000;
+const MAX_EXPANSION = 100_000;
+
 const RANGE = /\{([0-9a-fA-F]+)\.\.\.([0-9a-fA-F]+)\}/g;
 
 /** One parsed `{a...b}` range: its expanded labels in order. */
@@ -24,6 +28,10 @@ function rangeLabels(from: string, to: string, arg: string): string[] {
   const b = Number.parseInt(to, radix);
   if (!(b >= a)) {
     throw new ConfigError(`invalid range {${from}...${to}} in "${arg}": the end must not be below the start`, 'use the form {1...4}');
+  }
+  // A typo such as {1...100000000} must get an answer, not exhaust memory: no deployment has that many drives.
+  if (b - a + 1 > MAX_RANGE) {
+    throw new ConfigError(`range {${from}...${to}} in "${arg}" has ${b - a + 1} values, more than ${MAX_RANGE}`, 'check the range bounds');
   }
   // Zero padding applies when the start is written with a leading zero (MinIO: {01...16}).
   const width = from.length > 1 && from.startsWith('0') ? from.length : 0;
@@ -48,6 +56,9 @@ export function expandEllipsis(arg: string): string[] {
   const literals = parts.filter((_, i) => i % 3 === 0);
   const out: string[] = [];
   const total = ranges.reduce((n, r) => n * r.labels.length, 1);
+  if (total > MAX_EXPANSION) {
+    throw new ConfigError(`"${arg}" expands to ${total} drives, more than ${MAX_EXPANSION}`, 'check the range bounds');
+  }
   for (let idx = 0; idx < total; idx++) {
     // First range varies fastest, last range outermost.
     let rest = idx;

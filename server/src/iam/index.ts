@@ -18,4 +18,4 @@ export type { IamChange, IamRecordKind } from './store/iam-codec.js';
 export type { IdentityRequest } from './store/iam-snapshot.js';
 export { IAM_ERROR_CODES, IamError } from './store/iam-errors.js';
 export type { IamErrorCode } from './store/iam-errors.js';
-export type { AccountStatus, PolicyInfo, ServiceAccountInfo, UserInfo } from './store/iam-model.js';
+export type { AccountStatus, GroupInfo, PolicyInfo, ServiceAccountInfo, UserInfo } from './store/iam-model.js';

@@ -9,8 +9,10 @@ export type {
   ListUploadsOptions, ListUploadsResult, MultipartUploadInfo, NamespaceLocker, ObjectInfo, ObjectLayer, Unlock,
   ObjectMetadataInput, ObjectTag, OpenObject, OpenPoolsOptions, OpenStorageOptions, PartInfo, PoolOptions, PutObjectOptions, Storage, StorageHealth,
   StorageLogger, SystemMetadataName, VersioningState, VersionSelector, ListVersionsOptions, ListVersionsResult, ObjectVersionInfo,
-  DriveHealState, DriveHealStatus, HealingHooks, HealQueueStatus, HealStatus, ScanCycleOptions, ScanCycleResult, ScannerOptions, ScannerStatus,
+  DriveHealState, DriveHealStatus, DriveSlotView, DriveState, DriveViewHooks, PoolLayoutView, HealingHooks, HealQueueStatus, HealStatus, ScanCycleOptions, ScanCycleResult, ScannerOptions, ScannerStatus,
+  CompleteUploadOptions, ObjectLockCheck, ObjectLockState, ObjectRetention, RetentionMode,
 } from './engine/index.js';
+export { ObjectLockedError } from './engine/index.js';
 export {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, DeleteMarkerReadError, EntityTooSmallError,
   FormatMismatchError, IncompleteBodyError, InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError,
@@ -25,3 +27,7 @@ export {
 export { BitrotMismatchError } from './bitrot/index.js';
 export { CorruptRecordError } from './format/index.js';
 export { UnsupportedErasureError, defaultParity } from './erasure/index.js';
+export { LifecycleService, dueTime, parseLifecycleConfig, runLifecycle } from './engine/index.js';
+export type {
+  LifecycleConfig, LifecycleFilter, LifecycleRule, LifecycleRunOptions, LifecycleRunReport, LifecycleServiceOptions,
+} from './engine/index.js';

@@ -14,7 +14,7 @@ import { PEER_PREFIX } from './peer-info.js';
 export const IAM_RELOAD_PATH = `${PEER_PREFIX}/iam/reload`;
 
 /** Record kinds a reload may name (the IAM store's record kinds). */
-export const IAM_RELOAD_KINDS = ['user', 'policy', 'service-account'] as const;
+export const IAM_RELOAD_KINDS = ['user', 'policy', 'service-account', 'group'] as const;
 
 /** One record to reload. */
 export interface IamReloadItem {

@@ -46,7 +46,7 @@ test(`${IAM_RELOAD_PATH}: named records, full reload on an empty body, 400 on a 
   assert.deepEqual((await post('')).json(), { reloaded: 'all' });
   assert.deepEqual((await post('{}')).json(), { reloaded: 'all' });
   assert.deepEqual(seen, [[{ kind: 'user', name: 'alice' }, { kind: 'policy', name: 'p1' }], undefined, undefined, undefined]);
-  for (const bad of ['{', '[]', '{"changes":{}}', '{"changes":[{"kind":"group","name":"g"}]}', '{"changes":[{"kind":"user","name":""}]}']) {
+  for (const bad of ['{', '[]', '{"changes":{}}', '{"changes":[{"kind":"role","name":"g"}]}', '{"changes":[{"kind":"user","name":""}]}']) {
     const r = await post(bad);
     assert.equal(r.statusCode, 400, bad);
     assert.equal(r.json().error.code, 'ERR_RPC_PROTOCOL');

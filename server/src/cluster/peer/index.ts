@@ -14,3 +14,9 @@ export { IAM_RELOAD_KINDS, IAM_RELOAD_PATH, MAX_RELOAD_ITEMS, iamReloadPlugin, p
 export type { IamReloadItem, IamReloadPluginOptions } from './iam-reload-plugin.js';
 export { IamReloadNotifier } from './iam-notifier.js';
 export type { IamNotifyOutcome, IamReloadNotifierOptions } from './iam-notifier.js';
+export { collectServerReport, offlineServerReport } from './server-info.js';
+export type { DrivePlace, DriveReport, LocalServerOptions, ReportDriveState, ServerReport } from './server-info.js';
+export { SERVER_INFO_PATH, serverInfoPlugin } from './server-info-plugin.js';
+export type { ServerInfoPluginOptions } from './server-info-plugin.js';
+export { ServerReports, drivePlacesOf, fetchServerReport, peerNetwork } from './server-reports.js';
+export type { ServerReportsOptions } from './server-reports.js';

@@ -48,6 +48,12 @@ export function requiredPermissions(op: S3Operation): PermissionCheck[] | undefi
     case 'GetBucketPolicyStatus': return onBucket(op.bucket, 's3:GetBucketPolicyStatus');
     case 'GetBucketVersioning': return onBucket(op.bucket, 's3:GetBucketVersioning');
     case 'PutBucketVersioning': return onBucket(op.bucket, 's3:PutBucketVersioning');
+    case 'GetObjectLockConfiguration': return onBucket(op.bucket, 's3:GetBucketObjectLockConfiguration');
+    case 'PutObjectLockConfiguration': return onBucket(op.bucket, 's3:PutBucketObjectLockConfiguration');
+    case 'GetBucketLifecycleConfiguration': return onBucket(op.bucket, 's3:GetLifecycleConfiguration');
+    case 'PutBucketLifecycleConfiguration':
+    case 'DeleteBucketLifecycle':
+      return onBucket(op.bucket, 's3:PutLifecycleConfiguration');
     case 'ListObjectsV1':
     case 'ListObjectsV2':
       return onBucket(op.bucket, 's3:ListBucket');
@@ -73,6 +79,10 @@ export function requiredPermissions(op: S3Operation): PermissionCheck[] | undefi
     case 'GetObjectTagging': return [{ bucket: op.bucket, key: op.key, action: 's3:GetObjectTagging' }];
     case 'PutObjectTagging': return [{ bucket: op.bucket, key: op.key, action: 's3:PutObjectTagging' }];
     case 'DeleteObjectTagging': return [{ bucket: op.bucket, key: op.key, action: 's3:DeleteObjectTagging' }];
+    case 'GetObjectRetention': return [{ bucket: op.bucket, key: op.key, action: 's3:GetObjectRetention' }];
+    case 'PutObjectRetention': return [{ bucket: op.bucket, key: op.key, action: 's3:PutObjectRetention' }];
+    case 'GetObjectLegalHold': return [{ bucket: op.bucket, key: op.key, action: 's3:GetObjectLegalHold' }];
+    case 'PutObjectLegalHold': return [{ bucket: op.bucket, key: op.key, action: 's3:PutObjectLegalHold' }];
     case 'AbortMultipartUpload': return [{ bucket: op.bucket, key: op.key, action: 's3:AbortMultipartUpload' }];
     case 'ListParts': return [{ bucket: op.bucket, key: op.key, action: 's3:ListMultipartUploadParts' }];
     default: return op satisfies never;

@@ -14,6 +14,10 @@ import {
 import { deleteBucketPolicy, getBucketPolicy, getBucketPolicyStatus, putBucketPolicy } from './operations/policy.js';
 import { getBucketVersioning, putBucketVersioning } from './operations/versioning.js';
 import { listObjectVersions } from './operations/list-versions.js';
+import {
+  getObjectLegalHold, getObjectLockConfiguration, getObjectRetention, putObjectLegalHold, putObjectLockConfiguration, putObjectRetention,
+} from './operations/object-lock.js';
+import { deleteBucketLifecycle, getBucketLifecycleConfiguration, putBucketLifecycleConfiguration } from './operations/lifecycle.js';
 import { deleteBucketCors, getBucketCors, preflightCors, putBucketCors } from './operations/cors.js';
 import {
   abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listParts, uploadPart,
@@ -40,6 +44,11 @@ export async function dispatch(ctx: S3Context, op: S3Operation): Promise<Fastify
     case 'GetBucketPolicyStatus': return getBucketPolicyStatus(ctx, op.bucket);
     case 'GetBucketVersioning': return getBucketVersioning(ctx, op.bucket);
     case 'PutBucketVersioning': return putBucketVersioning(ctx, op.bucket);
+    case 'GetObjectLockConfiguration': return getObjectLockConfiguration(ctx, op.bucket);
+    case 'PutObjectLockConfiguration': return putObjectLockConfiguration(ctx, op.bucket);
+    case 'GetBucketLifecycleConfiguration': return getBucketLifecycleConfiguration(ctx, op.bucket);
+    case 'PutBucketLifecycleConfiguration': return putBucketLifecycleConfiguration(ctx, op.bucket);
+    case 'DeleteBucketLifecycle': return deleteBucketLifecycle(ctx, op.bucket);
     case 'ListObjectsV1': return listObjectsV1(ctx, op.bucket);
     case 'ListObjectsV2': return listObjectsV2(ctx, op.bucket);
     case 'ListMultipartUploads': return listMultipartUploads(ctx, op.bucket);
@@ -53,6 +62,10 @@ export async function dispatch(ctx: S3Context, op: S3Operation): Promise<Fastify
     case 'GetObjectTagging': return getObjectTagging(ctx, op.bucket, op.key);
     case 'PutObjectTagging': return putObjectTagging(ctx, op.bucket, op.key);
     case 'DeleteObjectTagging': return deleteObjectTagging(ctx, op.bucket, op.key);
+    case 'GetObjectRetention': return getObjectRetention(ctx, op.bucket, op.key, op.versionId);
+    case 'PutObjectRetention': return putObjectRetention(ctx, op.bucket, op.key, op.versionId);
+    case 'GetObjectLegalHold': return getObjectLegalHold(ctx, op.bucket, op.key, op.versionId);
+    case 'PutObjectLegalHold': return putObjectLegalHold(ctx, op.bucket, op.key, op.versionId);
     case 'CreateMultipartUpload': return createMultipartUpload(ctx, op.bucket, op.key);
     case 'UploadPart': return uploadPart(ctx, op.bucket, op.key, op.uploadId, op.partNumber);
     case 'UploadPartCopy': return uploadPartCopy(ctx, op.bucket, op.key, op.uploadId, op.partNumber, op.source);

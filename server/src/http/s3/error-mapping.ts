@@ -3,7 +3,7 @@ import { SigV4Error, type SigV4ErrorCode } from '../../auth/index.js';
 import {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, EntityTooSmallError, IncompleteBodyError,
   InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError, InvalidObjectNameError, InvalidPartError, InvalidPartOrderError,
-  DeleteMarkerReadError, ObjectNotFoundError, UploadNotFoundError, VersionNotFoundError, type DeleteMarkerInfo,
+  DeleteMarkerReadError, ObjectLockedError, ObjectNotFoundError, UploadNotFoundError, VersionNotFoundError, type DeleteMarkerInfo,
 } from '../../storage/index.js';
 import { MalformedPolicyError } from '../../iam/index.js';
 import { S3Error, type S3ErrorCode } from './s3-error.js';
@@ -63,6 +63,8 @@ const ERROR_TABLE: ReadonlyArray<readonly [ErrorClass, Mapping]> = [
   }],
   [BodyTooLargeError, { code: 'MaxMessageLengthExceeded' }],
   [MalformedPolicyError, { code: 'MalformedPolicy', passMessage: true }],
+  // https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lock-managing.html: a locked version is 403.
+  [ObjectLockedError, { code: 'AccessDenied', message: 'Access Denied because object protected by object lock.' }],
 ];
 
 // Compile-time guarantee that every code auth/sigv4 can raise has an entry in S3_ERRORS.

@@ -26,6 +26,11 @@ export type S3Operation =
   | { op: 'GetBucketPolicyStatus'; bucket: string }
   | { op: 'GetBucketVersioning'; bucket: string }
   | { op: 'PutBucketVersioning'; bucket: string }
+  | { op: 'GetObjectLockConfiguration'; bucket: string }
+  | { op: 'PutObjectLockConfiguration'; bucket: string }
+  | { op: 'GetBucketLifecycleConfiguration'; bucket: string }
+  | { op: 'PutBucketLifecycleConfiguration'; bucket: string }
+  | { op: 'DeleteBucketLifecycle'; bucket: string }
   | { op: 'ListObjectsV1'; bucket: string }
   | { op: 'ListObjectsV2'; bucket: string }
   | { op: 'ListMultipartUploads'; bucket: string }
@@ -39,6 +44,10 @@ export type S3Operation =
   | { op: 'GetObjectTagging'; bucket: string; key: string }
   | { op: 'PutObjectTagging'; bucket: string; key: string }
   | { op: 'DeleteObjectTagging'; bucket: string; key: string }
+  | { op: 'GetObjectRetention'; bucket: string; key: string; versionId?: string }
+  | { op: 'PutObjectRetention'; bucket: string; key: string; versionId?: string }
+  | { op: 'GetObjectLegalHold'; bucket: string; key: string; versionId?: string }
+  | { op: 'PutObjectLegalHold'; bucket: string; key: string; versionId?: string }
   | { op: 'CreateMultipartUpload'; bucket: string; key: string }
   | { op: 'UploadPart'; bucket: string; key: string; uploadId: string; partNumber: number }
   | { op: 'UploadPartCopy'; bucket: string; key: string; uploadId: string; partNumber: number; source: CopySource }
@@ -186,6 +195,8 @@ function bucketOperation(method: string, bucket: string, input: RouteInput): S3O
       if (has(query, 'policyStatus')) return { op: 'GetBucketPolicyStatus', bucket };
       if (has(query, 'versioning')) return { op: 'GetBucketVersioning', bucket };
       if (has(query, 'versions')) return { op: 'ListObjectVersions', bucket };
+      if (has(query, 'object-lock')) return { op: 'GetObjectLockConfiguration', bucket };
+      if (has(query, 'lifecycle')) return { op: 'GetBucketLifecycleConfiguration', bucket };
       rejectUnsupported(query);
       if (has(query, 'tagging')) return { op: 'GetBucketTagging', bucket };
       if (query['list-type'] === '2') return { op: 'ListObjectsV2', bucket };
@@ -197,12 +208,15 @@ function bucketOperation(method: string, bucket: string, input: RouteInput): S3O
       if (has(query, 'cors')) return { op: 'PutBucketCors', bucket };
       if (has(query, 'policy')) return { op: 'PutBucketPolicy', bucket };
       if (has(query, 'versioning')) return { op: 'PutBucketVersioning', bucket };
+      if (has(query, 'object-lock')) return { op: 'PutObjectLockConfiguration', bucket };
+      if (has(query, 'lifecycle')) return { op: 'PutBucketLifecycleConfiguration', bucket };
       rejectUnsupported(query);
       if (has(query, 'tagging')) return { op: 'PutBucketTagging', bucket };
       return { op: 'CreateBucket', bucket };
     case 'DELETE':
       if (has(query, 'cors')) return { op: 'DeleteBucketCors', bucket };
       if (has(query, 'policy')) return { op: 'DeleteBucketPolicy', bucket };
+      if (has(query, 'lifecycle')) return { op: 'DeleteBucketLifecycle', bucket };
       rejectUnsupported(query);
       if (has(query, 'tagging')) return { op: 'DeleteBucketTagging', bucket };
       return { op: 'DeleteBucket', bucket };
@@ -224,6 +238,8 @@ function objectOperation(method: string, bucket: string, key: string, input: Rou
   switch (method) {
     case 'GET':
       if (uploadId !== undefined) return { op: 'ListParts', bucket, key, uploadId };
+      if (has(query, 'retention')) return { op: 'GetObjectRetention', bucket, key, ...versionOf(query) };
+      if (has(query, 'legal-hold')) return { op: 'GetObjectLegalHold', bucket, key, ...versionOf(query) };
       rejectUnsupported(query);
       if (has(query, 'tagging')) {
         rejectVersionId(query);
@@ -235,6 +251,8 @@ function objectOperation(method: string, bucket: string, key: string, input: Rou
       if (has(query, 'partNumber')) throw new S3Error('NotImplemented', { message: 'HeadObject by partNumber is not implemented by this server.' });
       return { op: 'HeadObject', bucket, key, ...versionOf(query) };
     case 'PUT': {
+      if (has(query, 'retention')) return { op: 'PutObjectRetention', bucket, key, ...versionOf(query) };
+      if (has(query, 'legal-hold')) return { op: 'PutObjectLegalHold', bucket, key, ...versionOf(query) };
       rejectUnsupported(query);
       if (has(query, 'tagging')) {
         rejectVersionId(query);

@@ -6,19 +6,23 @@
 import { MalformedPolicyError } from '../policy/policy-errors.js';
 import { parseIdentityPolicy } from '../policy/parse-policy.js';
 import { CANNED_POLICY_NAMES, cannedPolicyText, isCannedPolicy } from '../policy/canned-policies.js';
+import {
+  checkRemoveGroup, existingPolicies, groupsWithout, planGroupMembers, planGroupPolicies, planPutGroup,
+} from './iam-groups.js';
 import { generateCredentials } from '../root-credentials.js';
 import type { IamChange } from './iam-codec.js';
 import { IamError } from './iam-errors.js';
 import {
-  checkAccessKey, checkPolicyName, checkSecretKey, checkStatus, serviceAccountInfo, userInfo,
+  checkAccessKey, checkPolicyName, checkSecretKey, checkStatus, groupInfo, serviceAccountInfo, userInfo,
 } from './iam-model.js';
 import type {
-  AccountStatus, PolicyInfo, PolicyRecord, ServiceAccountInfo, ServiceAccountRecord, UserInfo, UserRecord,
+  AccountStatus, GroupInfo, GroupRecord, PolicyInfo, PolicyRecord, ServiceAccountInfo, ServiceAccountRecord, UserInfo, UserRecord,
 } from './iam-model.js';
+import { groupsOfUser } from './iam-snapshot.js';
 import type { IamSnapshot } from './iam-snapshot.js';
 
 /** One record to write (undefined: remove it). */
-export type IamWrite = readonly [IamChange, UserRecord | PolicyRecord | ServiceAccountRecord | undefined];
+export type IamWrite = readonly [IamChange, UserRecord | PolicyRecord | ServiceAccountRecord | GroupRecord | undefined];
 
 /** Options of {@link IamAdmin.addUser}. */
 export interface AddUserOptions {
@@ -72,11 +76,7 @@ export abstract class IamAdmin {
   }
 
   #checkPoliciesExist(s: IamSnapshot, names: readonly string[]): string[] {
-    for (const n of names) {
-      checkPolicyName(n);
-      if (!isCannedPolicy(n) && !s.policies.has(n)) throw new IamError('NoSuchPolicy', `The policy ${n} does not exist.`);
-    }
-    return [...new Set(names)];
+    return existingPolicies(s, names);
   }
 
   #checkFreeKey(s: IamSnapshot, accessKey: string): void {
@@ -145,7 +145,7 @@ export abstract class IamAdmin {
     return this.#updateUser(accessKey, (u) => ({ policies: u.policies.filter((p) => !names.includes(p)) }));
   }
 
-  /** Removes a user and its service accounts (as MinIO does); NoSuchUser. */
+  /** Removes a user, its service accounts and its group memberships (as MinIO does); NoSuchUser. */
   async removeUser(accessKey: string): Promise<void> {
     await this.commit(() => {
       const s = this.snapshot();
@@ -153,6 +153,7 @@ export abstract class IamAdmin {
       const owned = [...s.serviceAccounts.values()].filter((sa) => sa.record.parent === accessKey);
       return [
         ...owned.map((sa): IamWrite => [{ kind: 'service-account', name: sa.record.accessKey }, undefined]),
+        ...groupsWithout(s, accessKey, this.#stamp()).map((g): IamWrite => [{ kind: 'group', name: g.name }, g]),
         [{ kind: 'user', name: accessKey }, undefined],
       ];
     });
@@ -189,6 +190,8 @@ export abstract class IamAdmin {
       if (!s.policies.has(name)) throw new IamError('NoSuchPolicy', `The policy ${name} does not exist.`);
       const user = [...s.users.values()].find((u) => u.policies.includes(name));
       if (user !== undefined) throw new IamError('PolicyInUse', `The policy ${name} is attached to user ${user.accessKey}; detach it first.`);
+      const group = [...s.groups.values()].find((g) => g.policies.includes(name));
+      if (group !== undefined) throw new IamError('PolicyInUse', `The policy ${name} is attached to group ${group.name}; detach it first.`);
       return [[{ kind: 'policy', name }, undefined]];
     });
   }
@@ -205,6 +208,54 @@ export abstract class IamAdmin {
     const stored = [...this.snapshot().policies.values()].map((p) => ({ name: p.record.name, policy: p.record.policy, builtIn: false }))
       .sort((a, b) => (a.name < b.name ? -1 : 1));
     return [...CANNED_POLICY_NAMES.map((n) => ({ name: n, policy: cannedPolicyText(n), builtIn: true })), ...stored];
+  }
+
+  /** Names of the groups a user belongs to. */
+  groupsOf(accessKey: string): string[] {
+    return groupsOfUser(this.snapshot(), accessKey);
+  }
+
+  async #writeGroup(plan: (s: IamSnapshot, stamp: string) => GroupRecord): Promise<GroupInfo> {
+    let updated: GroupRecord | undefined;
+    await this.commit(() => {
+      updated = plan(this.snapshot(), this.#stamp());
+      return [[{ kind: 'group', name: updated.name }, updated]];
+    });
+    return groupInfo(updated!);
+  }
+
+  /** Creates a group or adds members and policies to it (`mc admin group add`); NoSuchUser, NoSuchPolicy, InvalidGroupName. */
+  putGroup(name: string, opts: { members?: readonly string[]; policies?: readonly string[] } = {}): Promise<GroupInfo> {
+    return this.#writeGroup((s, stamp) => planPutGroup(s, name, opts.members ?? [], opts.policies ?? [], stamp));
+  }
+
+  /** Adds, then removes members; NoSuchGroup, NoSuchUser. */
+  updateGroupMembers(name: string, add: readonly string[], remove: readonly string[]): Promise<GroupInfo> {
+    return this.#writeGroup((s, stamp) => planGroupMembers(s, name, add, remove, stamp));
+  }
+
+  /** Attaches, then detaches policies; NoSuchGroup, NoSuchPolicy. */
+  updateGroupPolicies(name: string, attach: readonly string[], detach: readonly string[]): Promise<GroupInfo> {
+    return this.#writeGroup((s, stamp) => planGroupPolicies(s, name, attach, detach, stamp));
+  }
+
+  /** Removes an empty group; NoSuchGroup, GroupNotEmpty. */
+  async removeGroup(name: string): Promise<void> {
+    await this.commit(() => {
+      checkRemoveGroup(this.snapshot(), name);
+      return [[{ kind: 'group', name }, undefined]];
+    });
+  }
+
+  /** One group. */
+  getGroup(name: string): GroupInfo | undefined {
+    const g = this.snapshot().groups.get(name);
+    return g === undefined ? undefined : groupInfo(g);
+  }
+
+  /** Every group, by name. */
+  listGroups(): GroupInfo[] {
+    return [...this.snapshot().groups.values()].map(groupInfo).sort((a, b) => (a.name < b.name ? -1 : 1));
   }
 
   /** Creates a service account of `parent` (`mc admin user svcacct add`); the secret is returned this once. */

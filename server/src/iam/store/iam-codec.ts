@@ -3,11 +3,11 @@
  * (STYLE.md convention 7), decoded strictly so a damaged record is reported, never half-used.
  */
 import { IamError } from './iam-errors.js';
-import { checkAccessKey, checkPolicyName, checkSecretKey, checkStatus } from './iam-model.js';
-import type { PolicyRecord, ServiceAccountRecord, UserRecord } from './iam-model.js';
+import { checkAccessKey, checkGroupName, checkPolicyName, checkSecretKey, checkStatus } from './iam-model.js';
+import type { GroupRecord, PolicyRecord, ServiceAccountRecord, UserRecord } from './iam-model.js';
 
 /** Kinds of IAM records (also the kinds a peer reload names). */
-export type IamRecordKind = 'user' | 'policy' | 'service-account';
+export type IamRecordKind = 'user' | 'policy' | 'service-account' | 'group';
 
 /** One changed record: what peers reload after a mutation (issue 4 "reloaded through peer calls when changed"). */
 export interface IamChange {
@@ -23,6 +23,7 @@ const PREFIXES: Readonly<Record<IamRecordKind, string>> = {
   user: 'iam/users/',
   policy: 'iam/policies/',
   'service-account': 'iam/service-accounts/',
+  group: 'iam/groups/',
 };
 
 /** Object key prefix of a kind (`iam/users/`…). */
@@ -44,7 +45,7 @@ export function nameOf(kind: IamRecordKind, key: string): string | undefined {
 }
 
 /** Encodes a record for storage. */
-export function encodeRecord(record: UserRecord | PolicyRecord | ServiceAccountRecord): Buffer {
+export function encodeRecord(record: UserRecord | PolicyRecord | ServiceAccountRecord | GroupRecord): Buffer {
   return Buffer.from(JSON.stringify({ version: IAM_RECORD_VERSION, ...record }), 'utf8');
 }
 
@@ -89,6 +90,24 @@ export function decodeUser(data: Buffer, what = 'user record'): UserRecord {
     secretKey: field(what, () => checkSecretKey(o['secretKey'])),
     status: field(what, () => checkStatus(o['status'])),
     policies: policies as string[],
+    updatedAt: text(o, 'updatedAt', what),
+  };
+}
+
+function nameList(o: Record<string, unknown>, name: string, what: string): string[] {
+  const v = o[name];
+  if (!Array.isArray(v) || !v.every((p) => typeof p === 'string')) throw new IamError('CorruptRecord', `${what}: ${name} is not a list of names`);
+  return v as string[];
+}
+
+/** Decodes a group record; CorruptRecord when anything is missing or invalid. */
+export function decodeGroup(data: Buffer, what = 'group record'): GroupRecord {
+  const o = parse(data, what);
+  return {
+    name: field(what, () => checkGroupName(o['name'])),
+    members: nameList(o, 'members', what),
+    policies: nameList(o, 'policies', what),
+    status: field(what, () => checkStatus(o['status'])),
     updatedAt: text(o, 'updatedAt', what),
   };
 }

@@ -4,7 +4,7 @@
  * reported, so one damaged object never takes IAM down; a storage failure fails the whole load.
  */
 import { parseIdentityPolicy } from '../policy/parse-policy.js';
-import { decodePolicy, decodeServiceAccount, decodeUser, keyOf, nameOf, prefixOf } from './iam-codec.js';
+import { decodeGroup, decodePolicy, decodeServiceAccount, decodeUser, keyOf, nameOf, prefixOf } from './iam-codec.js';
 import type { IamChange, IamRecordKind } from './iam-codec.js';
 import type { IamPersistence } from './iam-persistence.js';
 import { emptySnapshot } from './iam-snapshot.js';
@@ -40,11 +40,16 @@ export function applyRecord(s: IamSnapshot, change: IamChange, data: Buffer | un
       s.serviceAccounts.set(change.name, record.policy === undefined ? { record } : { record, inline: parseIdentityPolicy(record.policy) });
       return;
     }
+    case 'group': {
+      if (data === undefined) s.groups.delete(change.name);
+      else s.groups.set(change.name, decodeGroup(data, what));
+      return;
+    }
     default: change.kind satisfies never;
   }
 }
 
-const KINDS: readonly IamRecordKind[] = ['policy', 'user', 'service-account'];
+const KINDS: readonly IamRecordKind[] = ['policy', 'user', 'service-account', 'group'];
 
 /** Reads every record; rejects when the storage cannot be read at quorum. */
 export async function loadSnapshot(p: IamPersistence, skipped: ReportSkipped): Promise<IamSnapshot> {

@@ -44,6 +44,27 @@ export interface ServiceAccountRecord {
   readonly updatedAt: string;
 }
 
+/**
+ * A group (MinIO's `mc admin group`): users who are members get the group's policies on top of their own while
+ * the group is enabled.
+ */
+export interface GroupRecord {
+  readonly name: string;
+  /** Access keys of member users. */
+  readonly members: readonly string[];
+  readonly policies: readonly string[];
+  readonly status: AccountStatus;
+  readonly updatedAt: string;
+}
+
+/** A group as shown to callers. */
+export interface GroupInfo {
+  readonly name: string;
+  readonly members: readonly string[];
+  readonly policies: readonly string[];
+  readonly status: AccountStatus;
+}
+
 /** A user as shown to callers (never the secret). */
 export interface UserInfo {
   readonly accessKey: string;
@@ -72,6 +93,7 @@ export interface PolicyInfo {
 
 const ACCESS_KEY_RE = /^[A-Za-z0-9._@+-]{3,128}$/;
 const POLICY_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+const GROUP_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$/;
 
 /**
  * Access keys name objects in the store (`iam/users/<key>.json`), so their alphabet excludes `/` and anything a
@@ -96,6 +118,12 @@ export function checkPolicyName(name: unknown): string {
   return name;
 }
 
+/** Group names: also object names in the store (`iam/groups/<name>.json`). */
+export function checkGroupName(name: unknown): string {
+  if (typeof name !== 'string' || !GROUP_NAME_RE.test(name)) throw new IamError('InvalidGroupName');
+  return name;
+}
+
 /** `enabled` or `disabled`. */
 export function checkStatus(status: unknown): AccountStatus {
   if (status !== 'enabled' && status !== 'disabled') throw new IamError('InvalidStatus');
@@ -105,6 +133,11 @@ export function checkStatus(status: unknown): AccountStatus {
 /** The user without its secret. */
 export function userInfo(u: UserRecord): UserInfo {
   return { accessKey: u.accessKey, status: u.status, policies: [...u.policies], updatedAt: u.updatedAt };
+}
+
+/** The group as shown to callers. */
+export function groupInfo(g: GroupRecord): GroupInfo {
+  return { name: g.name, members: [...g.members], policies: [...g.policies], status: g.status };
 }
 
 /** The service account without its secret. */

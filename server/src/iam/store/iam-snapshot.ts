@@ -6,7 +6,7 @@
 import { evaluatePolicy } from '../policy/evaluate-policy.js';
 import { cannedPolicy, isCannedPolicy } from '../policy/canned-policies.js';
 import type { BucketPolicy, PolicyDecision, PolicyRequest } from '../policy/policy-types.js';
-import type { PolicyRecord, ServiceAccountRecord, UserRecord } from './iam-model.js';
+import type { GroupRecord, PolicyRecord, ServiceAccountRecord, UserRecord } from './iam-model.js';
 
 /** A stored policy with its parsed form. */
 export interface CachedPolicy {
@@ -25,6 +25,7 @@ export interface IamSnapshot {
   readonly users: Map<string, UserRecord>;
   readonly policies: Map<string, CachedPolicy>;
   readonly serviceAccounts: Map<string, CachedServiceAccount>;
+  readonly groups: Map<string, GroupRecord>;
 }
 
 /** One request as identity policies see it (the principal is the access key being decided for). */
@@ -32,7 +33,7 @@ export type IdentityRequest = Omit<PolicyRequest, 'principal'>;
 
 /** A snapshot with no records. */
 export function emptySnapshot(): IamSnapshot {
-  return { users: new Map(), policies: new Map(), serviceAccounts: new Map() };
+  return { users: new Map(), policies: new Map(), serviceAccounts: new Map(), groups: new Map() };
 }
 
 function expired(sa: ServiceAccountRecord, now: Date): boolean {
@@ -56,10 +57,22 @@ export function secretOf(s: IamSnapshot, rootAccessKey: string, accessKey: strin
   return sa.secretKey;
 }
 
-/** The policies attached to a user; a name that no longer resolves grants nothing. */
+/** Names of the groups `accessKey` is a member of, sorted. */
+export function groupsOfUser(s: IamSnapshot, accessKey: string): string[] {
+  return [...s.groups.values()].filter((g) => g.members.includes(accessKey)).map((g) => g.name).sort();
+}
+
+/**
+ * The policies of a user: its own and those of every enabled group it belongs to (MinIO: "users inherit the
+ * policies of their groups"); a name that no longer resolves grants nothing.
+ */
 function policiesOf(s: IamSnapshot, user: UserRecord): BucketPolicy[] {
   const out: BucketPolicy[] = [];
-  for (const name of user.policies) {
+  const names = new Set(user.policies);
+  for (const g of s.groups.values()) {
+    if (g.status === 'enabled' && g.members.includes(user.accessKey)) for (const p of g.policies) names.add(p);
+  }
+  for (const name of names) {
     if (isCannedPolicy(name)) out.push(cannedPolicy(name));
     else {
       const stored = s.policies.get(name);

@@ -127,7 +127,7 @@ export class IamStore extends IamAdmin implements IdentityAuthority {
   load(): Promise<void> {
     return this.#serial(async () => {
       this.#snapshot = await loadSnapshot(this.#persistence, (key, err) => this.#log.warn(`IAM record ${key} skipped: ${err.message}`));
-      if (!this.#loaded) this.#log.info(`IAM loaded: ${this.#snapshot.users.size} user(s), ${this.#snapshot.policies.size} policy(ies), ${this.#snapshot.serviceAccounts.size} service account(s)`);
+      if (!this.#loaded) this.#log.info(`IAM loaded: ${this.#snapshot.users.size} user(s), ${this.#snapshot.policies.size} policy(ies), ${this.#snapshot.serviceAccounts.size} service account(s), ${this.#snapshot.groups.size} group(s)`);
       this.#loaded = true;
     });
   }

@@ -9,6 +9,7 @@ import { decodeObjectRecord, isDeleteMarker } from '../format/index.js';
 import type { ObjectMeta, ObjectRecord } from '../format/index.js';
 import type { NamespaceLocker } from './locker.js';
 import type { ObjectInfo } from './object-layer.js';
+import { fromLockMeta } from './lock-state.js';
 import type { SetDrive } from './set-drive.js';
 import {
   BucketNotFoundError, InsufficientReadQuorumError, InvalidBucketNameError, ObjectNotFoundError,
@@ -253,5 +254,6 @@ export function toObjectInfo(bucket: string, meta: ObjectMeta): ObjectInfo {
   };
   if (meta.partCount !== undefined) info.partCount = meta.partCount;
   if (meta.tags !== undefined && meta.tags.length > 0) info.tags = meta.tags.map((t) => ({ key: t.key, value: t.value }));
+  if (meta.lock !== undefined) info.lock = fromLockMeta(meta.lock);
   return info;
 }

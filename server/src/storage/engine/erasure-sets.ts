@@ -12,7 +12,7 @@ import { listUploads } from './list-uploads.js';
 import type {
   BucketConfigKind, BucketInfo, ChecksumAlgorithm, CompletePart, DeleteObjectOptions, DeleteObjectResult, ListObjectsOptions, ListObjectsResult, ListPartsResult, ListUploadsOptions,
   ListUploadsResult, ObjectInfo, ObjectLayer, ObjectMetadataInput, ObjectTag, OpenObject, PartInfo, PutObjectOptions, StorageHealth,
-  ListVersionsOptions, ListVersionsResult, VersioningState, VersionSelector,
+  ListVersionsOptions, ListVersionsResult, VersionSelector, CompleteUploadOptions, ObjectLockState,
 } from './object-layer.js';
 import { listObjectVersions } from './list-versions.js';
 import { deleteObject } from './object-delete.js';
@@ -22,6 +22,7 @@ import { openObject } from './object-read.js';
 import { putObject } from './object-write.js';
 import { getBucketTags, putBucketTags, putObjectTags } from './tagging.js';
 import { getBucketConfig, putBucketConfig } from './bucket-config.js';
+import { updateObjectLock } from './retention.js';
 import { setIndexFor } from './placement.js';
 import {
   BucketExistsError, BucketNotEmptyError, BucketNotFoundError, InsufficientReadQuorumError, InsufficientWriteQuorumError,
@@ -193,6 +194,14 @@ export class ErasureSets implements ObjectLayer {
     return putObjectTags(this.#setFor(key), bucket, key, tags);
   }
 
+  async updateObjectLock(
+    bucket: string, key: string, opts: VersionSelector, change: (current: ObjectLockState) => ObjectLockState,
+  ): Promise<ObjectInfo> {
+    checkObjectName(key);
+    await this.#requireBucket(bucket);
+    return versionRead(bucket, key, opts.versionId, () => updateObjectLock(this.#setFor(key), bucket, key, opts.versionId, change));
+  }
+
   async getBucketTags(bucket: string): Promise<ObjectTag[] | undefined> {
     if (!BUCKET_RE.test(bucket)) throw new BucketNotFoundError(bucket);
     return getBucketTags(this.sets, bucket);
@@ -246,7 +255,7 @@ export class ErasureSets implements ObjectLayer {
   }
 
   async createMultipartUpload(
-    bucket: string, key: string, opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm; tags?: ObjectTag[] },
+    bucket: string, key: string, opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm; tags?: ObjectTag[]; lock?: ObjectLockState },
   ): Promise<string> {
     checkObjectName(key);
     await this.#requireBucket(bucket);
@@ -262,11 +271,11 @@ export class ErasureSets implements ObjectLayer {
   }
 
   async completeMultipartUpload(
-    bucket: string, key: string, uploadId: string, parts: CompletePart[], opts: { versioning?: VersioningState } = {},
+    bucket: string, key: string, uploadId: string, parts: CompletePart[], opts: CompleteUploadOptions = {},
   ): Promise<ObjectInfo> {
     checkObjectName(key);
     await this.#requireBucket(bucket);
-    return completeUpload(this.#setFor(key), bucket, key, uploadId, parts, opts.versioning);
+    return completeUpload(this.#setFor(key), bucket, key, uploadId, parts, opts);
   }
 
   async abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void> {

@@ -6,10 +6,11 @@ import type { ObjectMeta, PartRecord, UploadRecord } from '../format/index.js';
 import type { ErasureSet } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
 import type {
-  ChecksumAlgorithm, ObjectTag, CompletePart, ListPartsResult, MultipartUploadInfo, ObjectInfo, VersioningState, ObjectMetadataInput, PartInfo,
+  ChecksumAlgorithm, ObjectTag, CompletePart, CompleteUploadOptions, ListPartsResult, MultipartUploadInfo, ObjectInfo, ObjectLockState, ObjectMetadataInput, PartInfo,
   PutObjectOptions, SystemMetadataName,
 } from './object-layer.js';
 import { checkBody, commitObject, dropTemp, encodeToTemp, layoutFor } from './object-write.js';
+import { toLockMeta } from './lock-state.js';
 import {
   EntityTooSmallError, InsufficientWriteQuorumError, InvalidPartError, InvalidPartOrderError, UploadNotFoundError,
 } from './storage-errors.js';
@@ -61,7 +62,8 @@ export function toUploadInfo(rec: UploadRecord): MultipartUploadInfo {
 
 /** CreateMultipartUpload on this set. */
 export async function createUpload(
-  set: ErasureSet, bucket: string, key: string, opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm; tags?: ObjectTag[] },
+  set: ErasureSet, bucket: string, key: string,
+  opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm; tags?: ObjectTag[]; lock?: ObjectLockState },
 ): Promise<string> {
   const uploadId = randomUUID();
   const layout = layoutFor(set, key);
@@ -72,6 +74,8 @@ export async function createUpload(
   };
   if (opts.checksumAlgorithm !== undefined) rec.checksumAlgorithm = opts.checksumAlgorithm;
   if (opts.tags !== undefined && opts.tags.length > 0) rec.tags = opts.tags.map((t) => ({ key: t.key, value: t.value }));
+  const lock = toLockMeta(opts.lock);
+  if (lock !== undefined) rec.lock = lock;
   const data = encodeUploadRecord(rec);
   const dir = uploadDir(bucket, key, uploadId);
   const res = await set.each((d) => d.writeSysFile(`${dir}/upload.meta`, data));
@@ -167,7 +171,7 @@ export async function listParts(
 
 /** CompleteMultipartUpload on this set. */
 export async function completeUpload(
-  set: ErasureSet, bucket: string, key: string, uploadId: string, parts: readonly CompletePart[], versioning?: VersioningState,
+  set: ErasureSet, bucket: string, key: string, uploadId: string, parts: readonly CompletePart[], opts: CompleteUploadOptions = {},
 ): Promise<ObjectInfo> {
   const rec = await readUpload(set, bucket, key, uploadId);
   const dir = uploadDir(bucket, key, uploadId);
@@ -204,8 +208,10 @@ export async function completeUpload(
     inline: null,
   };
   if (rec.tags !== undefined && rec.tags.length > 0) meta.tags = rec.tags;
+  const lock = rec.lock ?? toLockMeta(opts.defaultLock);
+  if (lock !== undefined) meta.lock = lock;
   const keep = chosen.map((p) => `part.${p.number}`);
-  await commitObject(set, bucket, key, meta, set.drives.map(() => true), null, () => ({ srcDataPath: `${dir}/parts`, dataDir, keepFiles: keep }), versioning);
+  await commitObject(set, bucket, key, meta, set.drives.map(() => true), null, () => ({ srcDataPath: `${dir}/parts`, dataDir, keepFiles: keep }), opts.versioning);
   await set.each((d) => d.deleteSysPath(dir));
   return toObjectInfo(bucket, meta);
 }

@@ -7,6 +7,8 @@ import type { DeleteObjectOptions, DeleteObjectResult } from './object-layer.js'
 import { InsufficientWriteQuorumError } from './storage-errors.js';
 import { currentRecord, recordWith, writeRecord } from './versions.js';
 import { assertHeld } from './locker.js';
+import { ObjectLockedError } from './retention.js';
+import { isLocked } from './lock-state.js';
 
 /**
  * DeleteObject on one set (https://docs.aws.amazon.com/AmazonS3/latest/userguide/DeletingObjectVersions.html):
@@ -18,6 +20,10 @@ export async function deleteObject(set: ErasureSet, bucket: string, key: string,
   const unlock = await set.locker.lock(`${bucket}/${key}`);
   try {
     assertHeld(unlock, `${bucket}/${key}`);
+    if (opts.versionId === undefined && opts.ifNewestModifiedAt !== undefined) {
+      const newest = (await currentRecord(set, bucket, key))?.record.versions[0];
+      if (newest?.modTime !== opts.ifNewestModifiedAt) return { deleteMarker: false, skipped: true };
+    }
     if (opts.versionId === undefined && opts.versioning === undefined) {
       await removeKey(set, bucket, key);
       return { deleteMarker: false };
@@ -28,6 +34,9 @@ export async function deleteObject(set: ErasureSet, bucket: string, key: string,
       const at = prev === null ? -1 : prev.record.versions.findIndex((v) => v.versionId === opts.versionId);
       if (prev === null || at < 0) return { versionId: opts.versionId, deleteMarker: false };
       const removed = prev.record.versions[at]!;
+      if (opts.objectLock !== undefined && !isDeleteMarker(removed) && isLocked(removed.lock, opts.objectLock)) {
+        throw new ObjectLockedError(bucket, key, removed.versionId);
+      }
       const rest = prev.record.versions.filter((_, j) => j !== at);
       if (rest.length === 0) await removeKey(set, bucket, key);
       else await writeRecord(set, bucket, key, { key, writeId: randomUUID(), versions: rest }, { prev, mask: all });

@@ -49,6 +49,32 @@ export interface ObjectInfo {
   tags?: ObjectTag[];
   /** S3 version id: a UUID, or "null" for the null version (every object of an unversioned bucket). */
   versionId?: string;
+  /** Object Lock retention and legal hold of this version; absent when it has neither. */
+  lock?: ObjectLockState;
+}
+
+/** Object Lock retention modes (https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lock.html#object-lock-retention-modes). */
+export type RetentionMode = 'GOVERNANCE' | 'COMPLIANCE';
+
+/** A retention period of one object version. */
+export interface ObjectRetention {
+  mode: RetentionMode;
+  retainUntil: Date;
+}
+
+/** The Object Lock state of one object version: a retention period and/or a legal hold. */
+export interface ObjectLockState {
+  retention?: ObjectRetention;
+  legalHold?: boolean;
+}
+
+/**
+ * Asks the engine to refuse removing a locked version (ObjectLockedError): one under a legal hold, or retained
+ * until after `now` (GOVERNANCE retention is ignored with `bypassGovernance`).
+ */
+export interface ObjectLockCheck {
+  now: Date;
+  bypassGovernance: boolean;
 }
 
 export interface BucketInfo {
@@ -77,6 +103,8 @@ export interface PutObjectOptions {
   tags?: ObjectTag[];
   /** The bucket's versioning state (absent: never versioned, the write replaces the object). */
   versioning?: VersioningState;
+  /** Object Lock retention / legal hold of the new version (validated upstream). */
+  lock?: ObjectLockState;
 }
 
 /** An object opened for reading: metadata read at quorum once, then any range streamed. */
@@ -167,7 +195,7 @@ export interface StorageHealth {
  * Kinds of bucket configuration documents the bucket record can hold (one document per kind). New kinds
  * are added here; records written before a kind existed simply lack it.
  */
-export type BucketConfigKind = 'cors' | 'policy' | 'versioning';
+export type BucketConfigKind = 'cors' | 'policy' | 'versioning' | 'object-lock' | 'lifecycle';
 
 /**
  * How writes treat existing versions (https://docs.aws.amazon.com/AmazonS3/latest/userguide/Versioning.html):
@@ -216,6 +244,21 @@ export interface DeleteObjectOptions {
   versionId?: string;
   /** The bucket's versioning state: without versionId a versioned bucket gets a delete marker. */
   versioning?: VersioningState;
+  /** With versionId: refuse (ObjectLockedError) when that version is locked, checked under the object's lock. */
+  objectLock?: ObjectLockCheck;
+  /**
+   * Without versionId: act only while the key's newest version still has this modification time (ms), checked under
+   * the object's lock; otherwise nothing changes and the result says `skipped`. A background expiry that listed the
+   * object must not delete (or hide behind a delete marker) a newer object written since.
+   */
+  ifNewestModifiedAt?: number;
+}
+
+/** Options of {@link ObjectLayer.completeMultipartUpload}. */
+export interface CompleteUploadOptions {
+  versioning?: VersioningState;
+  /** Lock state for the object when the upload was created without one (the bucket's default retention). */
+  defaultLock?: ObjectLockState;
 }
 
 /** What a delete did (x-amz-version-id / x-amz-delete-marker of the S3 answer). */
@@ -224,6 +267,8 @@ export interface DeleteObjectResult {
   versionId?: string;
   /** A delete marker was created, or the version removed was one. */
   deleteMarker: boolean;
+  /** `ifNewestModifiedAt` did not match: nothing was deleted. */
+  skipped?: boolean;
 }
 
 /** Which version a read addresses. */
@@ -252,6 +297,13 @@ export interface ObjectLayer {
    * rewritten, at write quorum under the object's lock; data and Last-Modified are unchanged.
    */
   putObjectTags(bucket: string, key: string, tags: ObjectTag[]): Promise<ObjectInfo>;
+  /**
+   * Replaces the Object Lock state of the newest version or `opts.versionId` with `change(current)`, called
+   * under the object's lock (it may throw to refuse). Only the metadata record is rewritten, at write quorum.
+   */
+  updateObjectLock(
+    bucket: string, key: string, opts: VersionSelector, change: (current: ObjectLockState) => ObjectLockState,
+  ): Promise<ObjectInfo>;
   /** The bucket's tag set, or undefined when none was set. */
   getBucketTags(bucket: string): Promise<ObjectTag[] | undefined>;
   /** Replaces the bucket's tag set (undefined removes it) in the bucket record on every drive. */
@@ -275,7 +327,7 @@ export interface ObjectLayer {
   createMultipartUpload(
     bucket: string,
     key: string,
-    opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm; tags?: ObjectTag[] },
+    opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm; tags?: ObjectTag[]; lock?: ObjectLockState },
   ): Promise<string>;
   putObjectPart(
     bucket: string,
@@ -286,7 +338,7 @@ export interface ObjectLayer {
     opts: Omit<PutObjectOptions, 'metadata'>,
   ): Promise<PartInfo>;
   completeMultipartUpload(
-    bucket: string, key: string, uploadId: string, parts: CompletePart[], opts?: { versioning?: VersioningState },
+    bucket: string, key: string, uploadId: string, parts: CompletePart[], opts?: CompleteUploadOptions,
   ): Promise<ObjectInfo>;
   abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void>;
   listParts(bucket: string, key: string, uploadId: string, opts: { partNumberMarker: number; maxParts: number }): Promise<ListPartsResult>;

@@ -12,6 +12,7 @@ import { distributionFor } from './placement.js';
 import { BadDigestError, IncompleteBodyError, InsufficientWriteQuorumError } from './storage-errors.js';
 import { currentRecord, recordWith, writeRecord } from './versions.js';
 import { assertHeld } from './locker.js';
+import { toLockMeta } from './lock-state.js';
 
 /**
  * PUT on one erasure set (DESIGN.md "How a PUT flows"): shards are streamed to
@@ -141,6 +142,8 @@ export async function putObject(
       inline: null,
     };
     if (opts.tags !== undefined && opts.tags.length > 0) meta.tags = opts.tags.map((t) => ({ key: t.key, value: t.value }));
+    const lock = toLockMeta(opts.lock);
+    if (lock !== undefined) meta.lock = lock;
     const byShard = shardDrives(layout.distribution);
     const mask = set.drives.map(() => false);
     result.written.forEach((w, s) => { if (w) mask[byShard[s]!] = true; });

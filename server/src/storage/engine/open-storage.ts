@@ -8,6 +8,8 @@ import { DISTRIBUTION_ALGO, decodeFormat, encodeFormat, findDrive } from '../for
 import type { DriveFormat } from '../format/index.js';
 import { DriveHealTracker } from './drive-heal-tracker.js';
 import { DriveMonitor, restoreBuckets } from './drive-monitor.js';
+import { combinedDriveView, poolDriveView } from './drive-view.js';
+import type { DriveViewHooks } from './drive-view.js';
 import { ErasureSet } from './erasure-set.js';
 import type { StorageLogger } from './erasure-set.js';
 import { ErasureSets } from './erasure-sets.js';
@@ -44,7 +46,7 @@ export type Storage = ObjectLayer & {
   deploymentId: string;
   /** Resolves once queued heals have run. */
   drainHeals(): Promise<void>;
-} & HealingHooks;
+} & HealingHooks & DriveViewHooks;
 
 const NOOP_LOGGER: StorageLogger = { info() {}, warn() {}, error() {} };
 
@@ -179,10 +181,10 @@ export async function openPools(opts: OpenPoolsOptions): Promise<Storage> {
     await Promise.all(opened.map((p) => p.close()));
     throw err;
   }
-  return combineHealing(new ServerPools(opened), opened);
+  return Object.assign(combineHealing(new ServerPools(opened), opened), combinedDriveView(opened));
 }
 
-async function openPool(opts: OpenStorageOptions, deploymentId: string | undefined): Promise<ErasureSets & HealingHooks> {
+async function openPool(opts: OpenStorageOptions, deploymentId: string | undefined): Promise<ErasureSets & HealingHooks & DriveViewHooks> {
   validate(opts);
   const logger = opts.logger ?? NOOP_LOGGER;
   if (opts.drives === undefined) {
@@ -230,5 +232,5 @@ async function openPool(opts: OpenStorageOptions, deploymentId: string | undefin
   }
   const scanner = new Scanner({ sets, heals, logger }, opts.scanner === false ? {} : opts.scanner);
   if (opts.scanner !== false) scanner.start();
-  return attachHealing(layer, { scanner, heals, drives: driveHeals });
+  return Object.assign(attachHealing(layer, { scanner, heals, drives: driveHeals }), poolDriveView(sets));
 }

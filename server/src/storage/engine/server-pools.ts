@@ -7,7 +7,7 @@ import { newestModTime } from './listing.js';
 import type {
   BucketConfigKind, BucketInfo, ChecksumAlgorithm, CompletePart, DeleteObjectOptions, DeleteObjectResult, ListObjectsOptions,
   ListObjectsResult, ListPartsResult, ListUploadsOptions, ListUploadsResult, ListVersionsOptions, ListVersionsResult, ObjectInfo,
-  ObjectLayer, ObjectMetadataInput, ObjectTag, OpenObject, PartInfo, PutObjectOptions, StorageHealth, VersioningState, VersionSelector,
+  ObjectLayer, ObjectMetadataInput, ObjectTag, OpenObject, PartInfo, PutObjectOptions, StorageHealth, VersionSelector, CompleteUploadOptions, ObjectLockState,
 } from './object-layer.js';
 import { BucketExistsError, BucketNotEmptyError, UploadNotFoundError } from './storage-errors.js';
 
@@ -149,6 +149,12 @@ export class ServerPools implements ObjectLayer {
     return (await this.#readPool(bucket, key)).putObjectTags(bucket, key, tags);
   }
 
+  async updateObjectLock(
+    bucket: string, key: string, opts: VersionSelector, change: (current: ObjectLockState) => ObjectLockState,
+  ): Promise<ObjectInfo> {
+    return (await this.#readPool(bucket, key)).updateObjectLock(bucket, key, opts, change);
+  }
+
   getBucketTags(bucket: string): Promise<ObjectTag[] | undefined> {
     return this.#first.getBucketTags(bucket);
   }
@@ -197,7 +203,7 @@ export class ServerPools implements ObjectLayer {
   }
 
   async createMultipartUpload(
-    bucket: string, key: string, opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm; tags?: ObjectTag[] },
+    bucket: string, key: string, opts: { metadata: ObjectMetadataInput; checksumAlgorithm?: ChecksumAlgorithm; tags?: ObjectTag[]; lock?: ObjectLockState },
   ): Promise<string> {
     return (await this.#writePool(bucket, key)).createMultipartUpload(bucket, key, opts);
   }
@@ -213,7 +219,7 @@ export class ServerPools implements ObjectLayer {
   }
 
   completeMultipartUpload(
-    bucket: string, key: string, uploadId: string, parts: CompletePart[], opts: { versioning?: VersioningState } = {},
+    bucket: string, key: string, uploadId: string, parts: CompletePart[], opts: CompleteUploadOptions = {},
   ): Promise<ObjectInfo> {
     return this.#withUpload((p) => p.completeMultipartUpload(bucket, key, uploadId, parts, opts));
   }

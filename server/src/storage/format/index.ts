@@ -10,3 +10,4 @@ export {
   decodeBucketRecord, decodePartRecord, decodeUploadRecord, encodeBucketRecord, encodePartRecord, encodeUploadRecord,
 } from './sys-records.js';
 export type { BucketConfigEntry, BucketRecord, PartRecord, UploadRecord } from './sys-records.js';
+export type { ObjectLockMeta } from './object-lock-meta.js';

@@ -108,3 +108,16 @@ test('records with several versions, a lone marker or a lone non-null version ar
   assert.throws(() => decodeObjectRecord(encodeObjectRecord({ key: 'k', writeId: 'w', versions: [] })), /missing versions/);
   assert.throws(() => decodeObjectRecord(empty.subarray(0, 12)), CorruptRecordError);
 });
+
+test('the lock of a version survives encode/decode; records without one have no lock field', async () => {
+  const base = decodeObjectRecord(encodeObjectRecord({ key: 'k', writeId: 'w', versions: [{ deleteMarker: true, versionId: 'm', key: 'k', modTime: 1 }] }));
+  assert.equal(base.versions.length, 1);
+  const meta = {
+    versionId: '0a1b2c3d-0000-4000-8000-000000000000', key: 'k', size: 1, etag: 'e', modTime: 2, system: {}, user: {}, checksums: {},
+    erasure: { k: 2, m: 2, blockSize: 1024, index: 1, distribution: [1, 2, 3, 4] }, dataDir: null, parts: [], inline: null,
+  };
+  const locked = { ...meta, lock: { retention: { mode: 'GOVERNANCE' as const, retainUntil: 5 }, legalHold: false } };
+  const back = decodeObjectRecord(encodeObjectRecord({ key: 'k', writeId: 'w', versions: [locked, meta] }));
+  assert.deepEqual((back.versions[0] as typeof locked).lock, locked.lock);
+  assert.equal('lock' in back.versions[1]!, false);
+});

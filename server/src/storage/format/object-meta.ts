@@ -1,5 +1,6 @@
 import { decodeEnvelope, encodeEnvelope } from './envelope.js';
 import { CorruptRecordError } from './format-errors.js';
+import { decodeLockMeta, lockField, type ObjectLockMeta } from './object-lock-meta.js';
 
 /**
  * The per-object metadata record (`xl.meta`): magic "SVCM" + uint16 version
@@ -65,6 +66,8 @@ export interface ObjectMeta {
    * tagging existed and when untagged. A list, not a map: any string is a valid tag key ("__proto__" too).
    */
   tags?: ObjectTagMeta[];
+  /** Object Lock retention / legal hold of this version; absent when unlocked. */
+  lock?: ObjectLockMeta;
   erasure: ErasureInfo;
   /** UUID of the data directory, or null when the data is inline. */
   dataDir: string | null;
@@ -156,6 +159,8 @@ function decodeV1(o: Record<string, unknown>): ObjectMeta {
   if (typeof o.partCount === 'number') meta.partCount = o.partCount;
   const tags = tagList(o.tags);
   if (tags.length > 0) meta.tags = tags;
+  const lock = decodeLockMeta('object metadata', o.lock);
+  if (lock !== undefined) meta.lock = lock;
   return meta;
 }
 
@@ -216,9 +221,10 @@ export function decodeObjectMeta(data: Uint8Array): ObjectMeta {
 }
 
 function objectFields(meta: ObjectMeta): Record<string, unknown> {
-  const { partCount, tags, ...rest } = meta;
+  const { partCount, tags, lock, ...rest } = meta;
   return {
     ...rest,
+    ...lockField(lock),
     ...(partCount !== undefined ? { partCount } : {}),
     ...(tags !== undefined && tags.length > 0 ? { tags: tags.map((t) => ({ key: t.key, value: t.value })) } : {}),
   };

@@ -1,5 +1,6 @@
 import { decodeEnvelope, encodeEnvelope } from './envelope.js';
 import { CorruptRecordError } from './format-errors.js';
+import { decodeLockMeta, lockField, type ObjectLockMeta } from './object-lock-meta.js';
 
 /**
  * Small system records, each behind its own magic + version (envelope.ts):
@@ -42,6 +43,8 @@ export interface UploadRecord {
   checksumAlgorithm?: string;
   /** Tags for the completed object (x-amz-tagging at CreateMultipartUpload); absent when none. */
   tags?: Array<{ key: string; value: string }>;
+  /** Object Lock settings for the completed object (x-amz-object-lock-* at CreateMultipartUpload). */
+  lock?: ObjectLockMeta;
   k: number;
   m: number;
   blockSize: number;
@@ -119,9 +122,10 @@ function configMap(what: string, v: unknown): Record<string, BucketConfigEntry> 
 
 /** Encodes an upload record. */
 export function encodeUploadRecord(r: UploadRecord): Buffer {
-  const { checksumAlgorithm, tags, ...rest } = r;
+  const { checksumAlgorithm, tags, lock, ...rest } = r;
   return encodeEnvelope('SVCU', 1, {
     ...rest,
+    ...lockField(lock),
     ...(checksumAlgorithm !== undefined ? { checksumAlgorithm } : {}),
     ...(tags !== undefined && tags.length > 0 ? { tags } : {}),
   });
@@ -148,6 +152,8 @@ export function decodeUploadRecord(data: Uint8Array): UploadRecord {
   };
   if (typeof o.checksumAlgorithm === 'string') r.checksumAlgorithm = o.checksumAlgorithm;
   if (o.tags !== undefined) r.tags = tagList(what, o.tags);
+  const lock = decodeLockMeta(what, o.lock);
+  if (lock !== undefined) r.lock = lock;
   return r;
 }
 

@@ -33,6 +33,8 @@ export interface ClusterNode {
   index: number;
   host: string;
   url: string;
+  /** The console's URL when the cluster was started with `console: true`. */
+  consoleUrl: string | undefined;
   /** The directory bind-mounted on the common path inside the node's namespace (holds d1..dM). */
   dir: string;
   /** The running process, undefined while stopped. */
@@ -108,10 +110,16 @@ export interface PoolShape {
  * Starts a cluster and waits until every node serves S3: `nodes` nodes of `drivesPerNode` drives in one pool, or
  * `pools` (one ellipsis argument per pool, as `svc server http://127.0.0.{1...4}:P/m/d{1...4} http://127.0.0.{5...8}:P/m/d{1...2}`).
  */
-export async function startCluster(opts: { nodes: number; drivesPerNode: number; pools?: PoolShape[]; env?: Record<string, string> }): Promise<TestCluster> {
+export async function startCluster(opts: {
+  nodes: number; drivesPerNode: number; pools?: PoolShape[]; env?: Record<string, string>;
+  /** Also run the console on every node, on 127.0.0.i:<another common port> (default: console disabled). */
+  console?: boolean;
+}): Promise<TestCluster> {
   const pools = opts.pools ?? [{ nodes: opts.nodes, drivesPerNode: opts.drivesPerNode }];
   const total = pools.reduce((a, p) => a + p.nodes, 0);
   const port = await freePort(total);
+  let consolePort = opts.console === true ? await freePort(total) : undefined;
+  while (consolePort === port) consolePort = await freePort(total);
   const root = mkdtempSync(join(tmpdir(), 'svc-cluster-'));
   const mount = `/srv/svc-${randomBytes(6).toString('hex')}`;
   mkdirSync(mount, { recursive: true });
@@ -135,6 +143,7 @@ export async function startCluster(opts: { nodes: number; drivesPerNode: number;
     for (let d = 1; d <= drivesOf(k); d++) mkdirSync(join(dir, `d${d}`), { recursive: true });
     const node: ClusterNode = {
       index: k + 1, host: `127.0.0.${k + 1}`, url: `http://127.0.0.${k + 1}:${port}`, dir, current: undefined,
+      consoleUrl: consolePort !== undefined ? `http://127.0.0.${k + 1}:${consolePort}` : undefined,
       output: () => node.current?.output() ?? '',
     };
     return node;
@@ -150,13 +159,14 @@ export async function startCluster(opts: { nodes: number; drivesPerNode: number;
     spawn(i, overrides = {}) {
       const node = nodeOf(i);
       const creds = overrides.credentials ?? credentials;
-      const svcArgs = ['server', '--address', `${node.host}:${port}`, ...(overrides.args ?? args)];
+      const svcArgs = ['server', '--address', `${node.host}:${port}`,
+        ...(consolePort !== undefined ? ['--console-address', `${node.host}:${consolePort}`] : []), ...(overrides.args ?? args)];
       const env = {
         ...process.env,
         SVC_ACCESS_KEY: creds.accessKey,
         SVC_SECRET_KEY: creds.secretKey,
         SVC_OBS_LOGGER_LEVEL: 'warn',
-        SVC_CONSOLE_ENABLE: 'false',
+        SVC_CONSOLE_ENABLE: consolePort !== undefined ? 'true' : 'false',
         UV_THREADPOOL_SIZE: '16',
         ...opts.env,
         SVC_TEST_ARGS: JSON.stringify(svcArgs),

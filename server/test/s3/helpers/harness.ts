@@ -28,6 +28,8 @@ export interface S3Harness {
   drives: string[];
   root: string;
   client: S3Client;
+  /** The storage engine behind the server (undecorated), for tests that drive background services directly. */
+  layer: ObjectLayer;
   /** A client with a wrong secret (signatures never match). */
   badClient: S3Client;
   close(): Promise<void>;
@@ -82,7 +84,7 @@ export async function startS3(opts: HarnessOptions = {}): Promise<S3Harness> {
   const client = makeClient(endpoint);
   const badClient = makeClient(endpoint, 'definitely-not-the-secret');
   return {
-    app, endpoint, port, drives, root, client, badClient,
+    app, endpoint, port, drives, root, client, badClient, layer: storage,
     async close() {
       client.destroy();
       badClient.destroy();

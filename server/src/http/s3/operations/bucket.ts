@@ -4,6 +4,7 @@ import { readXmlBody } from '../body.js';
 import { decodeCreateBucketConfiguration } from '../xml/requests.js';
 import { encodeListBuckets, encodeLocation } from '../xml/responses.js';
 import { S3Error } from '../s3-error.js';
+import { enableObjectLock, wantsObjectLockAtCreation } from './object-lock.js';
 
 /** ListBuckets (https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListBuckets.html). */
 export async function listBuckets(ctx: S3Context): Promise<FastifyReply> {
@@ -25,7 +26,9 @@ export async function createBucket(ctx: S3Context, bucket: string): Promise<Fast
       extra: { LocationConstraint: locationConstraint },
     });
   }
+  const objectLock = wantsObjectLockAtCreation(ctx);
   await ctx.layer.makeBucket(bucket);
+  if (objectLock) await enableObjectLock(ctx.layer, bucket);
   return ctx.reply.header('location', `/${bucket}`).code(200).send();
 }
 

@@ -14,11 +14,11 @@ import { encodeCompleteMultipartUpload, encodeInitiateMultipartUpload, encodeLis
 import { S3Error } from '../s3-error.js';
 import { payloadChecksums, rejectUnsupportedWriteHeaders, storedChecksumHeaders, writtenVersionHeader } from './object-put.js';
 import { bucketVersioning } from './versioning.js';
+import { bucketObjectLock, defaultRetention, explicitLock } from './object-lock.js';
 
 const MULTIPART_UNSUPPORTED: ReadonlyArray<[string, string]> = [
   ['x-amz-server-side-encryption', 'Server-side encryption'],
   ['x-amz-server-side-encryption-customer-algorithm', 'Server-side encryption with customer keys'],
-  ['x-amz-object-lock-mode', 'Object lock'],
   ['x-amz-website-redirect-location', 'Website redirects'],
 ];
 
@@ -41,8 +41,13 @@ export async function createMultipartUpload(ctx: S3Context, bucket: string, key:
   if (type !== undefined && type !== 'COMPOSITE') {
     throw new S3Error('NotImplemented', { message: `Multipart checksum type ${type} is not implemented by this server; use COMPOSITE.` });
   }
+  const lock = explicitLock(ctx, ctx.now());
+  if (lock !== undefined && (await bucketObjectLock(ctx.layer, bucket)) === undefined) {
+    throw new S3Error('InvalidRequest', { message: 'Bucket is missing Object Lock Configuration' });
+  }
   const uploadId = await ctx.layer.createMultipartUpload(bucket, key, {
     metadata,
+    ...(lock !== undefined ? { lock } : {}),
     ...(checksumAlgorithm !== undefined ? { checksumAlgorithm } : {}),
     ...(tags.length > 0 ? { tags } : {}),
   });
@@ -145,8 +150,14 @@ export async function completeMultipartUpload(ctx: S3Context, bucket: string, ke
     composite = combineCompositeChecksum(alg, values);
   }
   const versioning = await bucketVersioning(ctx.layer, bucket);
+  const lockConfig = await bucketObjectLock(ctx.layer, bucket, versioning ?? null);
+  // The bucket's default retention counts from completion, when the object is created.
+  const retention = lockConfig === undefined ? undefined : defaultRetention(lockConfig, ctx.now());
   const info = await ctx.layer.completeMultipartUpload(
-    bucket, key, uploadId, requested.map((p) => ({ partNumber: p.partNumber, etag: p.etag })), versioning === undefined ? {} : { versioning },
+    bucket, key, uploadId, requested.map((p) => ({ partNumber: p.partNumber, etag: p.etag })), {
+      ...(versioning !== undefined ? { versioning } : {}),
+      ...(retention !== undefined ? { defaultLock: { retention } } : {}),
+    },
   );
   writtenVersionHeader(ctx, versioning, info.versionId);
   const checksums: ChecksumValues = { ...info.checksums };

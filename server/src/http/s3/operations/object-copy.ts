@@ -13,12 +13,12 @@ import { encodeCopyObjectResult } from '../xml/responses.js';
 import { MAX_PUT_BYTES } from '../body.js';
 import { S3Error } from '../s3-error.js';
 import { rejectUnsupportedWriteHeaders, writtenVersionHeader } from './object-put.js';
+import { lockForWrite } from './object-lock.js';
 
 const COPY_UNSUPPORTED: ReadonlyArray<[string, string]> = [
   ['x-amz-server-side-encryption', 'Server-side encryption'],
   ['x-amz-server-side-encryption-customer-algorithm', 'Server-side encryption with customer keys'],
   ['x-amz-copy-source-server-side-encryption-customer-algorithm', 'Server-side encryption with customer keys'],
-  ['x-amz-object-lock-mode', 'Object lock'],
   ['x-amz-website-redirect-location', 'Website redirects'],
 ];
 
@@ -103,6 +103,8 @@ export async function copyObject(ctx: S3Context, bucket: string, key: string, so
   // pipeline (not pipe) so a source failure (e.g. read quorum lost mid-copy) errors the body the engine
   // consumes, and an engine failure stops the source read.
   const versioning = await bucketVersioning(ctx.layer, bucket);
+  // The copy is a new object: the source's lock is not copied, the request's headers or the bucket default apply.
+  const lock = await lockForWrite(ctx, bucket, key, { checkIntegrity: false, versioning });
   const body = tap.stream;
   pipeline(src.read(), body, () => undefined);
   const info = await ctx.layer.putObject(bucket, key, body, {
@@ -111,6 +113,7 @@ export async function copyObject(ctx: S3Context, bucket: string, key: string, so
     checksums: tap.values,
     tags: replacedTags ?? src.info.tags ?? [],
     ...(versioning !== undefined ? { versioning } : {}),
+    ...(lock !== undefined ? { lock } : {}),
   });
   ctx.reply.header('x-amz-copy-source-version-id', src.info.versionId ?? 'null');
   writtenVersionHeader(ctx, versioning, info.versionId);

@@ -6,6 +6,7 @@ import { encodeDeleteResult, type DeleteErrorView, type DeletedView } from '../x
 import type { DeleteObjectResult } from '../../../storage/index.js';
 import { parseVersionId } from '../router.js';
 import { bucketVersioning } from './versioning.js';
+import { bucketObjectLock, bypassGovernance, deleteLockCheck } from './object-lock.js';
 import { toS3Error } from '../error-mapping.js';
 import { checkObjectKey } from '../names.js';
 import { S3Error } from '../s3-error.js';
@@ -24,9 +25,11 @@ function deleteHeaders(result: DeleteObjectResult): Record<string, string> {
  */
 export async function deleteObject(ctx: S3Context, bucket: string, key: string, versionId?: string): Promise<FastifyReply> {
   const versioning = await bucketVersioning(ctx.layer, bucket);
+  const objectLock = versionId === undefined ? undefined : await deleteLockCheck(ctx, bucket, key, versioning);
   const result = await ctx.layer.deleteObject(bucket, key, {
     ...(versionId !== undefined ? { versionId } : {}),
     ...(versioning !== undefined ? { versioning } : {}),
+    ...(objectLock !== undefined ? { objectLock } : {}),
   });
   ctx.reply.headers(deleteHeaders(result));
   return sendEmpty(ctx, 204);
@@ -58,6 +61,7 @@ export async function deleteObjects(ctx: S3Context, bucket: string): Promise<Fas
   // A missing bucket fails the whole request rather than every key.
   await ctx.layer.getBucketInfo(bucket);
   const versioning = await bucketVersioning(ctx.layer, bucket);
+  const locked = (await bucketObjectLock(ctx.layer, bucket, versioning ?? null)) !== undefined;
   const outcomes: Array<{ deleted?: DeletedView; error?: DeleteErrorView }> = new Array(request.objects.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -73,6 +77,7 @@ export async function deleteObjects(ctx: S3Context, bucket: string): Promise<Fas
         const result = await ctx.layer.deleteObject(bucket, key, {
           ...(versionId !== undefined ? { versionId } : {}),
           ...(versioning !== undefined ? { versioning } : {}),
+          ...(locked && versionId !== undefined ? { objectLock: { now: ctx.now(), bypassGovernance: bypassGovernance(ctx, bucket, key) } } : {}),
         });
         outcomes[i] = { deleted: deletedView(key, versionId, result) };
       } catch (err) {

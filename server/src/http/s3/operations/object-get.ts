@@ -6,6 +6,7 @@ import { contentRange, resolveRange } from '../headers/range.js';
 import { responseOverrides } from '../headers/metadata.js';
 import { checksumHeaders, objectHeaders, validatorHeaders } from '../headers/response-headers.js';
 import { S3Error } from '../s3-error.js';
+import { lockResponseHeaders } from './object-lock.js';
 
 type Prepared = { kind: 'not-modified' } | { kind: 'content'; range: { start: number; end: number } | undefined };
 
@@ -69,6 +70,7 @@ export async function getObject(ctx: S3Context, bucket: string, key: string, ver
   const object = await ctx.layer.openObject(bucket, key, versionId === undefined ? {} : { versionId });
   const prepared = prepare(ctx, object.info);
   versionHeader(ctx, object.info, versionId);
+  ctx.reply.headers(lockResponseHeaders(ctx, bucket, object.info));
   if (prepared.kind === 'not-modified') return ctx.reply.send();
   return ctx.reply.send(object.read(prepared.range));
 }
@@ -78,5 +80,6 @@ export async function headObject(ctx: S3Context, bucket: string, key: string, ve
   const info = await ctx.layer.getObjectInfo(bucket, key, versionId === undefined ? {} : { versionId });
   prepare(ctx, info);
   versionHeader(ctx, info, versionId);
+  ctx.reply.headers(lockResponseHeaders(ctx, bucket, info));
   return ctx.reply.send();
 }

@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { DecodedPayload } from '../../../auth/index.js';
 import type { ObjectInfo, VersioningState } from '../../../storage/index.js';
 import { bucketVersioning } from './versioning.js';
+import { lockForWrite } from './object-lock.js';
 import { header, type S3Context } from '../context.js';
 import { openBody } from '../body.js';
 import { parseContentMd5, parseMetadata } from '../headers/metadata.js';
@@ -16,8 +17,6 @@ import { S3Error } from '../s3-error.js';
 const UNSUPPORTED_HEADERS: ReadonlyArray<[string, string]> = [
   ['x-amz-server-side-encryption', 'Server-side encryption'],
   ['x-amz-server-side-encryption-customer-algorithm', 'Server-side encryption with customer keys'],
-  ['x-amz-object-lock-mode', 'Object lock'],
-  ['x-amz-object-lock-legal-hold', 'Object lock'],
   ['x-amz-website-redirect-location', 'Website redirects'],
   ['if-match', 'Conditional writes'],
   ['if-none-match', 'Conditional writes'],
@@ -62,6 +61,7 @@ export async function putObject(ctx: S3Context, bucket: string, key: string): Pr
   const md5 = parseContentMd5(ctx.headers);
   const tags = parseTaggingHeader(header(ctx, 'x-amz-tagging'));
   const versioning = await bucketVersioning(ctx.layer, bucket);
+  const lock = await lockForWrite(ctx, bucket, key, { checkIntegrity: true, versioning });
   const decoded = openBody(ctx);
   const info: ObjectInfo = await ctx.layer.putObject(bucket, key, decoded.stream, {
     size: decoded.decodedLength,
@@ -70,6 +70,7 @@ export async function putObject(ctx: S3Context, bucket: string, key: string): Pr
     checksums: () => payloadChecksums(decoded),
     ...(tags.length > 0 ? { tags } : {}),
     ...(versioning !== undefined ? { versioning } : {}),
+    ...(lock !== undefined ? { lock } : {}),
   });
   ctx.reply.header('etag', quoteEtag(info.etag));
   writtenVersionHeader(ctx, versioning, info.versionId);

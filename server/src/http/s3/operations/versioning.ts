@@ -37,6 +37,10 @@ export async function putBucketVersioning(ctx: S3Context, bucket: string): Promi
     await ctx.layer.getBucketInfo(bucket);
     return sendEmpty(ctx, 200);
   }
+  if (config.status === 'Suspended' && (await ctx.layer.getBucketConfig(bucket, 'object-lock')) !== undefined) {
+    // https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-lock.html: versioning cannot be suspended under Object Lock.
+    throw new S3Error('InvalidBucketState', { message: 'An Object Lock configuration is present on this bucket, so the versioning state cannot be changed.' });
+  }
   await ctx.layer.putBucketConfig(bucket, 'versioning', config.status);
   return sendEmpty(ctx, 200);
 }

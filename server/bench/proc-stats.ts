@@ -1,0 +1,32 @@
+/** Server process figures read from /proc (Linux): RSS, peak RSS and CPU time, for the bench's JSON lines. */
+import { readFileSync } from 'node:fs';
+
+function statusKiB(pid: number, field: string): number {
+  try {
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident set size in MiB (0 when the process is gone). */
+export function rssMiB(pid: number): number {
+  return Math.round(statusKiB(pid, 'VmRSS') / 1024);
+}
+
+/** Peak resident set size (VmHWM) in MiB. */
+export function peakRssMiB(pid: number): number {
+  return Math.round(statusKiB(pid, 'VmHWM') / 1024);
+}
+
+/** User + system CPU seconds consumed so far (fields 14 and 15 of /proc/PID/stat, in clock ticks of 1/100 s). */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * The bench scenarios (issue 9 "What to build"): 4 KiB PUT/GET ops/s with p50/p99 at concurrency 1/16/64, 1 MiB and
+ * 64 MiB PUT/GET MiB/s at 1/4, a 1 GiB multipart upload, LIST of 10,000 keys, optionally 5 GiB PUT/GET. Each line
+ * carries the servers' CPU use over the scenario (percent of one core, summed over the server processes).
+ */
+import { Readable } from 'node:stream';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { cpuSeconds, peakRssMiB, rssMiB } from './proc-stats.js';
+import { emit } from './report.js';
+
+/** What every scenario gets. */
+export interface BenchContext {
+  /** Sends through the target's endpoints round-robin. */
+  send: S3Client['send'];
+  /** One client (multipart uploads need a client object). */
+  client: S3Client;
+  bucket: string;
+  /** Duration of each timed small-object scenario. */
+  seconds: number;
+  pids: () => number[];
+}
+
+// A Buffer with a known length: the SDK treats '' as a stream of unknown length and warns on every request.
+const EMPTY = Buffer.alloc(0);
+const MiB = 1024 * 1024;
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+/** Patterned body without allocating `size` bytes at once. */
+function patternStream(size: number): Readable {
+  const block = Buffer.alloc(MiB, 0x5a);
+  let left = size;
+  return new Readable({
+    read() {
+      if (left <= 0) { this.push(null); return; }
+      const n = Math.min(left, block.length);
+      left -= n;
+      this.push(n === block.length ? block : block.subarray(0, n));
+    },
+  });
+}
+
+async function drain(body: unknown): Promise<number> {
+  let n = 0;
+  for await (const c of body as AsyncIterable<Buffer>) n += c.length;
+  return n;
+}
+
+/** Runs `fn` and measures the servers' CPU over it: percent of one core, summed over the processes. */
+async function withCpu<T>(ctx: BenchContext, fn: () => Promise<T>): Promise<{ value: T; cpuPercent: number | null; seconds: number }> {
+  const pids = ctx.pids();
+  const before = pids.map(cpuSeconds);
+  const t0 = performance.now();
+  const value = await fn();
+  const seconds = (performance.now() - t0) / 1000;
+  const used = pids.reduce((a, p, i) => a + cpuSeconds(p) - before[i]!, 0);
+  return { value, seconds, cpuPercent: pids.length === 0 ? null : Math.round((used / seconds) * 100) };
+}
+
+async function timedOps(ctx: BenchContext, concurrency: number, op: (i: number) => Promise<void>): Promise<{ ops: number; lat: number[] }> {
+  const lat: number[] = [];
+  const deadline = performance.now() + ctx.seconds * 1000;
+  let i = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (performance.now() < deadline) {
+      const n = i++;
+      const t0 = performance.now();
+      await op(n);
+      lat.push(performance.now() - t0);
+    }
+  }));
+  return { ops: lat.length, lat: lat.sort((a, b) => a - b) };
+}
+
+/** 4 KiB PUT then GET (of the keys just written) at each concurrency. */
+export async function smallObjects(ctx: BenchContext, concurrencies: readonly number[]): Promise<void> {
+  const small = Buffer.alloc(4096, 0x61);
+  for (const c of concurrencies) {
+    const put = await withCpu(ctx, () => timedOps(ctx, c, async (i) => {
+      await ctx.send(new PutObjectCommand({ Bucket: ctx.bucket, Key: `small/${c}/${i}`, Body: small }));
+    }));
+    emit({ scenario: 'put-4KiB', concurrency: c, ops: put.value.ops, opsPerSec: Math.round(put.value.ops / put.seconds),
+      p50ms: +percentile(put.value.lat, 50).toFixed(2), p99ms: +percentile(put.value.lat, 99).toFixed(2), serverCpuPercent: put.cpuPercent });
+    const count = put.value.ops;
+    const get = await withCpu(ctx, () => timedOps(ctx, c, async (i) => {
+      await drain((await ctx.send(new GetObjectCommand({ Bucket: ctx.bucket, Key: `small/${c}/${i % count}` }))).Body);
+    }));
+    emit({ scenario: 'get-4KiB', concurrency: c, ops: get.value.ops, opsPerSec: Math.round(get.value.ops / get.seconds),
+      p50ms: +percentile(get.value.lat, 50).toFixed(2), p99ms: +percentile(get.value.lat, 99).toFixed(2), serverCpuPercent: get.cpuPercent });
+  }
+}
+
+/** PUT then GET of `objects(c)` objects of `size` bytes at each concurrency, in MiB/s. */
+export async function largeObjects(ctx: BenchContext, size: number, concurrencies: readonly number[], objects: (c: number) => number): Promise<void> {
+  const label = size >= 1024 * MiB ? `${size / 1024 / MiB}GiB` : `${size / MiB}MiB`;
+  for (const c of concurrencies) {
+    const n = objects(c);
+    const each = async (fn: (j: number) => Promise<void>): Promise<void> => {
+      await Promise.all(Array.from({ length: c }, async (_, w) => { for (let j = w; j < n; j += c) await fn(j); }));
+    };
+    const put = await withCpu(ctx, () => each(async (j) => {
+      await ctx.send(new PutObjectCommand({ Bucket: ctx.bucket, Key: `${label}/${c}/${j}`, Body: patternStream(size), ContentLength: size }));
+    }));
+    const rss = Math.max(0, ...ctx.pids().map(rssMiB));
+    emit({ scenario: `put-${label}`, concurrency: c, objects: n, MiBPerSec: +((n * size) / MiB / put.seconds).toFixed(1), serverCpuPercent: put.cpuPercent, serverRssMiB: rss });
+    const get = await withCpu(ctx, () => each(async (j) => {
+      const got = await drain((await ctx.send(new GetObjectCommand({ Bucket: ctx.bucket, Key: `${label}/${c}/${j}` }))).Body);
+      if (got !== size) throw new Error(`short read of ${label}/${c}/${j}: ${got} bytes`);
+    }));
+    emit({ scenario: `get-${label}`, concurrency: c, objects: n, MiBPerSec: +((n * size) / MiB / get.seconds).toFixed(1), serverCpuPercent: get.cpuPercent });
+  }
+}
+
+/** A 1 GiB multipart upload (16 MiB parts, 4 in flight, lib-storage as applications use it) and its GET. */
+export async function multipart(ctx: BenchContext): Promise<void> {
+  const size = 1024 * MiB;
+  const put = await withCpu(ctx, async () => {
+    await new Upload({ client: ctx.client, params: { Bucket: ctx.bucket, Key: 'multipart/1GiB', Body: patternStream(size) }, partSize: 16 * MiB, queueSize: 4 }).done();
+  });
+  emit({ scenario: 'multipart-1GiB', parts: 64, MiBPerSec: +(1024 / put.seconds).toFixed(1), serverCpuPercent: put.cpuPercent });
+  const get = await withCpu(ctx, async () => drain((await ctx.send(new GetObjectCommand({ Bucket: ctx.bucket, Key: 'multipart/1GiB' }))).Body));
+  if (get.value !== size) throw new Error(`short read of the multipart object: ${get.value}`);
+  emit({ scenario: 'get-multipart-1GiB', MiBPerSec: +(1024 / get.seconds).toFixed(1), serverCpuPercent: get.cpuPercent });
+}
+
+/** Fills 10,000 empty keys at concurrency 32, then pages through them with ListObjectsV2 (1,000 per page). */
+export async function list10k(ctx: BenchContext): Promise<void> {
+  const total = 10_000;
+  let next = 0;
+  await Promise.all(Array.from({ length: 32 }, async () => {
+    while (next < total) {
+      const i = next++;
+      await ctx.send(new PutObjectCommand({ Bucket: ctx.bucket, Key: `list/${String(i).padStart(5, '0')}`, Body: EMPTY, ContentLength: 0 }));
+    }
+  }));
+  const r = await withCpu(ctx, async () => {
+    let keys = 0;
+    let token: string | undefined;
+    do {
+      const page = await ctx.send(new ListObjectsV2Command({ Bucket: ctx.bucket, Prefix: 'list/', ContinuationToken: token }));
+      keys += page.KeyCount ?? 0;
+      token = page.NextContinuationToken;
+    } while (token);
+    return keys;
+  });
+  emit({ scenario: 'list-10000', keys: r.value, ms: Math.round(r.seconds * 1000), keysPerSec: Math.round(r.value / r.seconds), serverCpuPercent: r.cpuPercent });
+}
+
+/** 5 GiB PUT and GET: memory stays bounded whatever the object size. */
+export async function huge(ctx: BenchContext): Promise<void> {
+  const size = 5 * 1024 * MiB;
+  const peak = (): number => Math.max(0, ...ctx.pids().map(peakRssMiB));
+  const before = peak();
+  const put = await withCpu(ctx, () => ctx.send(new PutObjectCommand({ Bucket: ctx.bucket, Key: 'huge', Body: patternStream(size), ContentLength: size })));
+  emit({ scenario: 'put-5GiB', MiBPerSec: +(size / MiB / put.seconds).toFixed(1), serverCpuPercent: put.cpuPercent, peakRssMiBBefore: before, peakRssMiB: peak() });
+  const get = await withCpu(ctx, async () => drain((await ctx.send(new GetObjectCommand({ Bucket: ctx.bucket, Key: 'huge' }))).Body));
+  if (get.value !== size) throw new Error(`short read of the 5 GiB object: ${get.value}`);
+  emit({ scenario: 'get-5GiB', MiBPerSec: +(size / MiB / get.seconds).toFixed(1), serverCpuPercent: get.cpuPercent, peakRssMiB: peak() });
+}

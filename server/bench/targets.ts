@@ -1,0 +1,58 @@
+/** What a bench run measures: one svc node, a 4-node svc cluster, or any S3 endpoint (a peer). */
+import { startCluster } from '../test/cluster/helpers/cluster.js';
+import { startSvc } from '../test/helpers/svc-process.js';
+
+/** A running system under test, seen as endpoints plus the server processes to sample. */
+export interface Target {
+  urls: string[];
+  accessKey: string;
+  secretKey: string;
+  /** Server processes to sample (RSS, CPU); empty for an external endpoint without --pid. */
+  pids: () => number[];
+  layout: Record<string, unknown>;
+  stop(): Promise<void>;
+}
+
+/** Default parity of a single node with `drives` drives (MinIO's table, README). */
+function erasureOf(drives: number): string {
+  if (drives === 1) return 'none';
+  return `EC:${drives <= 3 ? 1 : drives <= 5 ? 2 : drives <= 7 ? 3 : 4}`;
+}
+
+/** One svc process on `drives` temp drives. */
+export async function singleNode(drives: number): Promise<Target> {
+  const svc = await startSvc({ drives, env: { SVC_OBS_LOGGER_LEVEL: 'error' } });
+  return {
+    urls: [svc.url], accessKey: svc.accessKey, secretKey: svc.secretKey, pids: () => [svc.proc.pid ?? 0],
+    layout: { target: 'svc', nodes: 1, drives, erasure: erasureOf(drives) },
+    async stop() { await svc.stop(); svc.cleanup(); },
+  };
+}
+
+/** 4 nodes × 4 drives on 127.0.0.1–4 (one set of 16, EC:4), each in its own mount namespace (needs root). */
+export async function fourNodes(): Promise<Target> {
+  const c = await startCluster({ nodes: 4, drivesPerNode: 4, env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '16' } });
+  const urls = c.nodes.map((n) => n.url);
+  // Storage opens after the peers and the format quorum are reached: wait until every node is ready.
+  for (const url of urls) {
+    for (let i = 0; i < 240; i++) {
+      if ((await fetch(`${url}/health/ready`).catch(() => undefined))?.status === 200) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  return {
+    urls, accessKey: c.credentials.accessKey, secretKey: c.credentials.secretKey,
+    pids: () => c.nodes.map((n) => n.current?.proc.pid ?? 0).filter((p) => p > 0),
+    layout: { target: 'svc', nodes: 4, drivesPerNode: 4, drives: 16, erasure: 'EC:4 (one set of 16)' },
+    stop: () => c.destroy(),
+  };
+}
+
+/** Any S3 endpoint (a peer from ../shared/peers): nothing started or stopped here. */
+export function external(url: string, accessKey: string, secretKey: string, pid: number | undefined): Target {
+  return {
+    urls: [url], accessKey, secretKey, pids: () => (pid === undefined ? [] : [pid]),
+    layout: { target: url, pid: pid ?? null },
+    async stop() {},
+  };
+}
