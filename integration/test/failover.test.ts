@@ -129,6 +129,17 @@ async function waitFor(what: string, cond: () => boolean, timeoutMs = 90_000): P
   }
 }
 
+/** The cluster part of `deploy-kit status --json` (the admin API's information report through the proxy). */
+interface ClusterStatus { summary?: { status: string; servers: { online: number; total: number }; drives: { online: number; total: number } }; error?: string }
+
+async function clusterStatus(): Promise<{ cluster: ClusterStatus; backends: { servers: { backend: string; server: string; status: string }[] }; ms: number }> {
+  const start = Date.now();
+  const r = await stack.kit(['status', '--json']);
+  const ms = Date.now() - start;
+  assert.equal(r.code, 0, `deploy-kit status exited ${r.code}\n${r.stdout}\n${r.stderr}`);
+  return { ...JSON.parse(r.stdout) as { cluster: ClusterStatus; backends: { servers: { backend: string; server: string; status: string }[] } }, ms };
+}
+
 /** A server's status as the proxy sees it now (`UP`, `UP 2/3`, `DOWN`…). */
 function statusOf(backend: string, server: string): string {
   return serverRow(showStat(stack.container('proxy')), backend, server)['status'] ?? '';
@@ -149,6 +160,9 @@ test('docker pause of one cluster node → DOWN after 3 failed checks, others st
   const proxy = stack.container('proxy');
   const frozen = stack.container(FROZEN);
   for (const backend of ['s3', 'console']) for (const node of NODES) await waitFor(`${backend}/${node} UP`, () => statusOf(backend, node) === 'UP');
+  const healthy = await clusterStatus();
+  assert.deepEqual(healthy.cluster.summary && [healthy.cluster.summary.status, healthy.cluster.summary.servers, healthy.cluster.summary.drives],
+    ['online', { online: 4, total: 4 }, { online: 4, total: 4 }], JSON.stringify(healthy.cluster));
   const before = serverRow(showStat(proxy), 's3', FROZEN);
   assert.equal(before['check_fall'], '3');
   assert.equal(before['check_rise'], '2');
@@ -156,6 +170,7 @@ test('docker pause of one cluster node → DOWN after 3 failed checks, others st
   const sampler = sampleStat(proxy);
   const clients = startClients();
   let marks: { pausedAt: number; downAt: number; unpausedAt: number; upAt: number } | undefined;
+  let whileFrozen: Awaited<ReturnType<typeof clusterStatus>> | undefined;
   let samples: StatRow[][] = [];
   try {
     // Every node serves the client before one is frozen (leastconn spreads the loops).
@@ -171,6 +186,7 @@ test('docker pause of one cluster node → DOWN after 3 failed checks, others st
       downAt = Date.now();
       // Keep the client going while the node is marked DOWN: these requests are served by the three others.
       const done = clients.outcomes.length;
+      whileFrozen = await clusterStatus();
       await waitFor(`requests served while ${FROZEN} is DOWN`, () => clients.outcomes.length > done + 40);
     } finally {
       docker(['unpause', frozen]);
@@ -203,8 +219,15 @@ test('docker pause of one cluster node → DOWN after 3 failed checks, others st
     + `${held.length} held by the frozen node until unpause`);
   t.diagnostic(`DOWN ${((downAt - pausedAt) / 1000).toFixed(1)} s after the pause; UP ${((upAt - unpausedAt) / 1000).toFixed(1)} s after unpause`);
   t.diagnostic(`s3/${FROZEN} states: ${transitions(samples, 's3', FROZEN).join(' → ')}`);
+  t.diagnostic(`deploy-kit status took ${(healthy.ms / 1000).toFixed(1)} s with every node up, ${((whileFrozen?.ms ?? 0) / 1000).toFixed(1)} s with ${FROZEN} frozen`);
 
   assert.deepEqual(failures.map((f) => `${f.op}: ${f.error}`), [], 'no client request failed');
+  // `deploy-kit status` while the node was frozen: the proxy's view and the admin API's cluster summary agree.
+  assert.ok(whileFrozen !== undefined);
+  assert.ok(whileFrozen.backends.servers.some((s) => s.backend === 's3' && s.server === FROZEN && s.status === 'DOWN'), JSON.stringify(whileFrozen.backends));
+  const frozenSummary = whileFrozen.cluster.summary;
+  assert.deepEqual(frozenSummary && [frozenSummary.status, frozenSummary.servers, frozenSummary.drives],
+    ['degraded', { online: 3, total: 4 }, { online: 3, total: 4 }], JSON.stringify(whileFrozen.cluster));
   assert.ok(whileDown.some((o) => o.op === 'PUT') && whileDown.some((o) => o.op === 'GET'),
     'PUTs and GETs kept succeeding through the other nodes while one was frozen');
   // HAProxy shows the checks still needed: fall 3 is "UP 2/3", "UP 1/3" after the first and second failures, DOWN at

@@ -48,6 +48,12 @@ function verdict(r: ProbeResult): string {
   return r.ok && r.status === 200 ? 'ready' : `not ready (${describeProbe(r)})`;
 }
 
+/**
+ * How long `status` waits for the information report. The answering node asks every peer (3 s deadline each) and
+ * reads its drives; with a frozen peer a drive call can wait out its 10 s RPC deadline, so this is generous.
+ */
+const ADMIN_INFO_TIMEOUT_MS = 30_000;
+
 /** KEY=value lines of a .env file (quotes around a value are dropped; comments and other lines ignored). */
 export function parseEnvFile(text: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -71,7 +77,7 @@ async function clusterSummary(
   }
   // The server's region (SVC_REGION, default us-east-1) is part of the SigV4 scope.
   const region = env['SVC_REGION'] !== undefined && env['SVC_REGION'] !== '' ? env['SVC_REGION'] : 'us-east-1';
-  const answer = await admin.info({ ...target, accessKey, secretKey, region, timeoutMs: 10_000 });
+  const answer = await admin.info({ ...target, accessKey, secretKey, region, timeoutMs: ADMIN_INFO_TIMEOUT_MS });
   if (!answer.ok) return { summary: undefined, error: answer.error };
   const read = summarizeClusterInfo(answer.report);
   return read.ok ? { summary: read.summary, error: undefined } : { summary: undefined, error: read.error };
