@@ -1,8 +1,10 @@
 // Scenario 4 of issue 7: day-two rotation under load. A client does signed PUT/GET in a loop through the proxy while
 // `deploy-kit cert rotate` replaces the certificate: the new certificate is served, and with the default load
-// (HAProxy's runtime API, set/commit ssl cert: nothing restarts) the client sees no failed request. With --reload
-// (master-worker USR2) and --recreate the count is reported, not asserted: a USR2 reload lost one request in one
-// run of four here (idle keep-alive connections closed by the old worker at soft-stop race the client).
+// (HAProxy's runtime API, set/commit ssl cert: nothing restarts) the client sees no failed request. Before
+// haproxy.cfg rendered `option idle-close-on-response`, a USR2 reload lost one request in one run of four here (the
+// soft-stopping worker closed idle keep-alive connections as the client reused them); now the old worker answers
+// one more request on each and then closes it, and repeated USR2 reloads under load are asserted to fail nothing.
+// --recreate restarts the proxy: its failed requests are counted and reported, not asserted.
 // The proxy mounts the certificate FOLDER (certs/), so every rotation renames a complete new PEM into it (a new
 // inode, never a half-written file) and a reloaded or recreated proxy reads that new file.
 import assert from 'node:assert/strict';
@@ -120,6 +122,25 @@ test('--reload (master-worker USR2): the new certificate is served; the failed r
   const r = await rotateUnderLoad('reload', ['--reload']);
   assert.match(r.stdout, /reloading HAProxy \(master-worker, USR2\)/);
   t.diagnostic(`--reload: ${r.ok} PUT+GET round trips, ${r.failures.length} failed${r.failures.length > 0 ? ` (first: ${r.failures[0]})` : ''}`);
+});
+
+test('repeated master-worker reloads (USR2) under a keep-alive PUT/GET loop: 0 failed requests (option idle-close-on-response)', async (t) => {
+  const cfg = readFileSync(join(stack.dir, 'haproxy/haproxy.cfg'), 'utf8');
+  assert.match(cfg, /^\s+option idle-close-on-response$/m);
+  const setup = s3Client({ s3Host: stack.hosts.s3, httpsPort: stack.httpsPort, ca: trusted, accessKey: stack.accessKey, secretKey: stack.secretKey });
+  await setup.send(new CreateBucketCommand({ Bucket: 'reloads' }));
+  setup.destroy();
+  const load = startLoad(trusted, 'reloads');
+  const RELOADS = 8;
+  for (let i = 0; i < RELOADS; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    docker(['kill', '-s', 'USR2', stack.container('proxy')]);
+  }
+  await new Promise((r) => setTimeout(r, 1500));
+  const result = await load.stop();
+  t.diagnostic(`${RELOADS} USR2 reloads: ${result.ok} PUT+GET round trips, ${result.failures.length} failed`);
+  assert.ok(result.ok >= 20, `the client kept working through the reloads (${result.ok} round trips)`);
+  assert.deepEqual(result.failures, [], result.failures.join('\n'));
 });
 
 test('--recreate: the new certificate is served; the failed requests are counted and reported', async (t) => {

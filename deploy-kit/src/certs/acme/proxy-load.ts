@@ -5,8 +5,9 @@
  * - HAProxy, default: the runtime API's `set ssl cert` + `commit ssl cert` (HAProxy ≥ 2.2) swaps the certificate in
  *   the running worker: no new process, no connection closed. The payload is read by the container from its own
  *   mounted file, so the private key never appears on a command line. Measured here under a keep-alive PUT/GET loop:
- *   the master-worker reload below lost one request in one run of four (the old worker closes idle keep-alive
- *   connections at soft-stop, racing the client's next request); the runtime API lost none.
+ *   the master-worker reload below lost one request in one run of four (the old worker closed idle keep-alive
+ *   connections at soft-stop, racing the client's next request) until haproxy.cfg rendered
+ *   `option idle-close-on-response`; the runtime API lost none.
  * - HAProxy, fallback or `--reload`: the master-worker reload (`docker kill -s USR2`): the master re-reads its
  *   configuration and certificates, starts new workers and lets the old ones finish (DOCKER.md §2).
  * - Traefik: its file provider watches the dynamic configuration, not the certificate files it names
