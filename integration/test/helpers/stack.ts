@@ -20,6 +20,10 @@ export interface StackOptions {
   /** Short name, part of the compose project name. */
   readonly name: string;
   readonly nodes?: number;
+  /** Drives per node (`init --drives-per-node`, default 1). */
+  readonly drivesPerNode?: number;
+  /** Erasure-code parity EC:n (`init --parity`, default: the server's choice). */
+  readonly parity?: number;
   /** spec.healthCheck overrides (the fast suite renders short intervals; SPEC rule 7 defaults are asserted statically). */
   readonly healthCheck?: { intervalSeconds?: number; timeoutSeconds?: number; fall?: number; rise?: number };
   /**
@@ -80,7 +84,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   };
   try {
     await deployKit(['init', '--dir', dir, '--s3-host', TEST_HOSTS.s3, '--console-host', TEST_HOSTS.console, '--proxy', 'haproxy',
-      '--tls', 'pem', '--nodes', String(opts.nodes ?? 1), '--image', image, '--proxy-image', BASE_IMAGES.haproxy], { cwd: dir });
+      '--tls', 'pem', '--nodes', String(opts.nodes ?? 1), '--drives-per-node', String(opts.drivesPerNode ?? 1),
+      ...(opts.parity === undefined ? [] : ['--parity', `EC:${opts.parity}`]),
+      '--image', image, '--proxy-image', BASE_IMAGES.haproxy], { cwd: dir });
     await deployKit(['cert', 'self-signed', '--dir', dir], { cwd: dir });
     if (opts.healthCheck !== undefined) {
       await editYaml(join(dir, 'deploy-kit.yaml'), (doc) => { doc['healthCheck'] = { ...(doc['healthCheck'] as object), ...opts.healthCheck }; });
