@@ -96,6 +96,10 @@ test('rules 1, 5, 11: the console on its hostname at /svc/console/, with the aff
   const root = await wire({ port: stack.httpsPort, host: stack.hosts.console, path: '/', ca: stack.ca }, true);
   assert.equal(root.status, 302);
   assert.equal(root.headers.location, '/svc/console/');
+  // The image carries the built front end: the app shell references its hashed assets (not the "not built" page).
+  const shell = await wire({ port: stack.httpsPort, host: stack.hosts.console, path: '/svc/console/', ca: stack.ca }, true);
+  assert.equal(shell.status, 200);
+  assert.match(shell.body, /<script[^>]+src="\/svc\/console\/assets\/[^"]+\.js"/);
   const page = await wire({ port: stack.httpsPort, host: stack.hosts.console, path: '/svc/console/health', ca: stack.ca }, true);
   assert.equal(page.status, 200);
   const cookie = (page.headers['set-cookie'] ?? []).find((c) => c.startsWith('svc_console='));

@@ -19,6 +19,8 @@ export const TEST_HOSTS = { s3: 's3.svc.test', console: 'console.svc.test' } as 
 export interface StackOptions {
   /** Short name, part of the compose project name. */
   readonly name: string;
+  /** Extra environment of every deploy-kit run (e.g. DOCKER_CONFIG with the compose v2 plugin). */
+  readonly env?: Readonly<Record<string, string>>;
   readonly nodes?: number;
   /** Drives per node (`init --drives-per-node`, default 1). */
   readonly drivesPerNode?: number;
@@ -77,7 +79,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const dir = await mkdtemp(join(tmpdir(), `svc-it-${opts.name}-`));
   const project = `${RUN_ID}-${opts.name}`.toLowerCase().replace(/[^a-z0-9_-]/g, '');
   const kit = (command: readonly string[]): ReturnType<typeof runDeployKit> =>
-    runDeployKit([...command, '--dir', dir, '--project', project], { cwd: dir });
+    runDeployKit([...command, '--dir', dir, '--project', project], { cwd: dir, ...(opts.env ? { env: { ...opts.env } } : {}) });
   const destroy = async (): Promise<void> => {
     await kit(['down', '--volumes']);
     await rm(dir, { recursive: true, force: true });
