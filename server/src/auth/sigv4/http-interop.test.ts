@@ -35,6 +35,8 @@ let server: Server;
 let endpoint = '';
 const seen: Seen[] = [];
 let nextSeen: ((s: Seen) => void) | undefined;
+/** Called when the server starts handling a request (its headers were parsed). */
+let nextStarted: (() => void) | undefined;
 
 function toSigV4(req: IncomingMessage): SigV4Request {
   const url = req.url ?? '/';
@@ -63,6 +65,7 @@ async function handle(req: IncomingMessage): Promise<Seen> {
 
 before(async () => {
   server = createServer((req, res) => {
+    nextStarted?.();
     void handle(req).then((s) => {
       seen.push(s);
       nextSeen?.(s);
@@ -178,7 +181,10 @@ test('client disconnecting mid-body: the decoded stream fails with IncompleteBod
     headers: { 'content-length': '100000' },
   }, new Date());
   const outcome = waitForNext();
-  void rawSend(req, (r) => { r.write(Buffer.alloc(1000)); setTimeout(() => r.destroy(), 50); });
+  // Hang up only once the server is reading the body: a connection reset before it parsed the headers would leave
+  // nothing to observe (under load the kernel may drop the unread bytes with the reset).
+  const started = new Promise<void>((resolve) => { nextStarted = () => { nextStarted = undefined; resolve(); }; });
+  void rawSend(req, (r) => { r.write(Buffer.alloc(1000)); void started.then(() => r.destroy()); });
   assert.equal((await outcome).error, 'IncompleteBody');
 });
 
