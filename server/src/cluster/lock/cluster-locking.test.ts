@@ -138,14 +138,14 @@ test('a dead locker: write locks granted by 3 of 4; with 2 of 4 they fail fast a
 });
 
 test('a hung locker costs one call deadline, never a hang: locks, unlocks and lockReady go on with 3 of 4', async (t) => {
-  const nodes = await cluster(t, 4, { timing: { acquireCallTimeoutMs: 200, refreshCallTimeoutMs: 200, unlockCallTimeoutMs: 300 } });
+  const nodes = await cluster(t, 4, { timing: { acquireCallTimeoutMs: 1_500, refreshCallTimeoutMs: 1_500, unlockCallTimeoutMs: 2_000 } });
   const [a, b] = nodes;
   const hung = nodes[3]!.http;
   hung.removeAllListeners('request');
   hung.on('request', () => undefined);
   const lease = await a!.locking.locker.acquire('bkt/k');
   assert.deepEqual(await a!.locking.lockStatus(), { lockers: 4, online: 3, writeQuorum: 3, readQuorum: 2, ready: true });
-  await assert.rejects(b!.locking.locker.acquire('bkt/k', { timeoutMs: 300 }), LockQuorumError);
+  await assert.rejects(b!.locking.locker.acquire('bkt/k', { timeoutMs: 2_000 }), LockQuorumError);
   lease.unlock();
   (await b!.locking.locker.lock('bkt/k'))();
   await until('unlocks delivered to the live lockers', () => nodes.slice(0, 3).every((n) => n.locking.server.entries().length === 0));
