@@ -105,7 +105,10 @@ export async function commitObject(
 ): Promise<void> {
   const unlock = await set.locker.lock(`${bucket}/${key}`);
   try {
-    const prev = versioning === undefined ? null : await currentRecord(set, bucket, key);
+    // Read even when unversioned: if the commit misses write quorum, the drives that took it are rolled back to
+    // this record (without it they would lose the object they held). An unreadable record is no reason to refuse
+    // the write; the rollback then removes the new version only.
+    const prev = versioning === undefined ? await currentRecord(set, bucket, key).catch(() => null) : await currentRecord(set, bucket, key);
     const record = recordWith(key, prev, meta, versioning);
     assertHeld(unlock, `${bucket}/${key}`);
     await writeRecord(set, bucket, key, record, { prev, mask, fresh: { meta, inline }, src });

@@ -106,11 +106,17 @@ export interface WriteRecordOptions {
 export async function writeRecord(set: ErasureSet, bucket: string, key: string, record: ObjectRecord, opts: WriteRecordOptions): Promise<void> {
   const wq = writeQuorum(recordK(record, set.k), recordM(record, set.parity));
   const keepDataDirs = dataDirsOf(record.versions);
+  const keep = new Set(keepDataDirs);
   const stale = { v: false };
+  const written = new Map<number, Uint8Array>();
+  // Data directories of the drive's previous record that the new record drops: kept until the new record has
+  // write quorum, because a failed overwrite is rolled back to the previous record, which still points at them.
+  const dropped = (i: number): string[] => dataDirsOf(opts.prev?.perDrive[i]?.versions ?? []).filter((d) => !keep.has(d));
   const commit = (i: number): Promise<void> => {
     const src = opts.src?.(i) ?? { srcDataPath: null, dataDir: null };
-    const mine = driveRecord(record, i, opts.prev, opts.fresh, stale);
-    return set.drives[i]!.drive.renameData(bucket, key, encodeObjectRecord(mine), { ...src, keepDataDirs });
+    const mine = encodeObjectRecord(driveRecord(record, i, opts.prev, opts.fresh, stale));
+    written.set(i, mine);
+    return set.drives[i]!.drive.renameData(bucket, key, mine, { ...src, keepDataDirs: [...keepDataDirs, ...dropped(i)] });
   };
   let res = await set.each((_d, i) => commit(i), opts.mask);
   if (opts.fresh?.inline !== null && opts.fresh !== undefined && countOk(res) < wq && res.some((r) => !r.ok && isDriveOfflineError(r.error))) {
@@ -121,6 +127,10 @@ export async function writeRecord(set: ErasureSet, bucket: string, key: string, 
   }
   const ok = countOk(res);
   if (ok >= wq) {
+    // Committed: now the replaced data may go (rewriting the same record with the final keep list removes it).
+    // A drive where this fails keeps an unreferenced directory, which costs space but never correctness.
+    await set.each((d, i) => d.renameData(bucket, key, written.get(i)!, { srcDataPath: null, dataDir: null, keepDataDirs }),
+      res.map((r, i) => r.ok && dropped(i).length > 0));
     if (ok < set.n || stale.v) set.heals.queueObject(set, bucket, key, stale.v);
     return;
   }
