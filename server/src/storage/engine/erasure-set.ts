@@ -231,9 +231,27 @@ export class ErasureSet {
     }
   }
 
-  /** The record at read quorum (queues a heal when some online drive lacks it). */
+  /**
+   * The record at read quorum (queues a heal when some online drive lacks it). Reads take no lock, so a read can
+   * land in the middle of a commit: some drives already hold the new record, the others the old one, and neither
+   * reaches read quorum. Such a split (records present, no quorum) is read again under the object's lock, which
+   * waits for the commit to finish — an object being overwritten must never read as absent.
+   */
   async readQuorumMeta(bucket: string, key: string): Promise<QuorumRecord> {
-    const q = this.pickQuorum(bucket, key, await this.readMetas(bucket, key));
+    const results = await this.readMetas(bucket, key);
+    let q: QuorumRecord;
+    try {
+      q = this.pickQuorum(bucket, key, results);
+    } catch (err) {
+      const split = (err instanceof ObjectNotFoundError || err instanceof InsufficientReadQuorumError) && results.some((r) => r.ok);
+      if (!split) throw err;
+      const unlock = await this.locker.lock(`${bucket}/${key}`);
+      try {
+        q = this.pickQuorum(bucket, key, await this.readMetas(bucket, key));
+      } finally {
+        unlock();
+      }
+    }
     if (q.incomplete) this.heals.queueObject(this, bucket, key, false);
     return q;
   }
