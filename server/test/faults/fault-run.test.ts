@@ -10,6 +10,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { decodeObjectMeta } from '../../src/storage/format/index.js';
+import { objectDir } from '../helpers/drive-files.js';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { bodyBytes, eventually } from '../helpers/s3-client.js';
 import { startCluster, type TestCluster } from '../cluster/helpers/cluster.js';
@@ -48,6 +53,29 @@ async function listAll(s3: S3Client): Promise<Map<string, number>> {
     token = r.NextContinuationToken;
   } while (token !== undefined);
   return out;
+}
+
+/** A failing key's story, for the report: its operations (seconds since the workload began, as in the fault log) and its records on every drive. */
+function describeKey(c: TestCluster, history: History, key: string, since: number): string {
+  const offset = since - performance.timeOrigin;
+  const at = (t: number | undefined): string => (t === undefined ? '?' : ((t - offset) / 1000).toFixed(2));
+  const lines = [`# ${key}:`];
+  for (const w of history.writes.filter((o) => o.key === key)) {
+    lines.push(`#   ${w.kind} ${w.sha?.slice(0, 12) ?? '-'} client ${w.client} [${at(w.start)}, ${at(w.end)}] ${w.status}`);
+  }
+  for (const r of history.reads.filter((o) => o.key === key)) lines.push(`#   get -> ${r.sha?.slice(0, 12) ?? 'absent'} client ${r.client} [${at(r.start)}, ${at(r.end)}]`);
+  for (const n of c.nodes) {
+    const drives = [1, 2, 3, 4].map((d) => {
+      try {
+        const m = decodeObjectMeta(readFileSync(join(objectDir(c.drive(n.index, d), BUCKET, key), 'xl.meta')));
+        return `d${d}:${m.versionId.slice(0, 8)}@${new Date(m.modTime).toISOString().slice(14, 23)}/${m.size}`;
+      } catch (err) {
+        return `d${d}:${(err as { code?: string }).code ?? (err as Error).name}`;
+      }
+    });
+    lines.push(`#   node ${n.index}: ${drives.join(' ')}`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 async function allReady(c: TestCluster): Promise<boolean> {
@@ -118,6 +146,8 @@ test('fault run: no acknowledged write lost, nothing corrupt, under kills, bit f
     `# fault run took ${((Date.now() - began) / 1000).toFixed(1)} s (seed ${seed})`,
   ].join('\n') + '\n');
 
+  const bad = new Set([...lost, ...result.corrupt, ...result.stale].map((f) => f.key));
+  for (const key of bad) process.stdout.write(describeKey(c, history, key, t0));
   const show = (fs: Finding[]): string => fs.slice(0, 10).map((f) => `${f.key}: ${f.problem}`).join('\n');
   assert.deepEqual(lost, [], `lost acknowledged writes (seed ${seed}):\n${show(lost)}`);
   assert.deepEqual(result.corrupt, [], `corrupt content (seed ${seed}):\n${show(result.corrupt)}`);
