@@ -72,7 +72,16 @@ test('reads during the run: stale and never-written values are found', () => {
   const r = checkHistory(h, new Map([['a', v('a2')]]), []);
   assert.equal(r.readsChecked, 5);
   assert.equal(r.stale.length, 2);
+  assert.deepEqual(r.absentDuringOverwrite, []);
   assert.deepEqual(r.corrupt.map((f) => f.problem), ['client 3 read zz, never written to this key']);
+});
+
+test('"absent" read while an overwrite is in flight is counted apart from other stale reads', () => {
+  const h = historyOf([{ key: 'a', sha: 'a1', start: 0, end: 10 }, { key: 'a', sha: 'a2', start: 20, end: 30 }]);
+  h.reads.push({ client: 1, key: 'a', sha: null, start: 25, end: 26 }, { client: 1, key: 'a', sha: null, start: 31, end: 32 });
+  const r = checkHistory(h, new Map([['a', v('a2')]]), []);
+  assert.deepEqual(r.absentDuringOverwrite.map((f) => f.problem), ['client 1 read absent, already replaced before the read began']);
+  assert.equal(r.stale.length, 1);
 });
 
 test('listings must agree with reads on every node', () => {

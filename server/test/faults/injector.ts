@@ -2,7 +2,9 @@
  * The fault run's faults, on real processes and real files (issue 10 "A fault-injection harness"): kill -9 and
  * restart of one node, bit flips in shard files (part.N) and in metadata records (xl.meta) on a live node's
  * drive, a full drive (a fixed-size tmpfs filled up with a ballast file) and a drive directory that vanishes
- * (renamed away and back). Faults run one after the other, so at most one node or drive is away at a time;
+ * (renamed away and back). Faults run one after the other, and each waits until every node sees every drive
+ * online again before the next one (a restarted node's drives stay offline in its peers' view for a while), so
+ * at most one node or drive is away at a time: the faults stay within what EC:4 promises to survive;
  * bit flips only damage an object version whose record is present on enough drives that one more bad shard
  * stays within the parity (EC:4 of 16: at least 14 holders before the flip), once per version.
  */
@@ -38,6 +40,30 @@ export interface FaultTarget {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** True when every node answers /health/ready 200 and counts all `drives` drives online. */
+export async function allDrivesOnline(cluster: TestCluster, drives: number): Promise<boolean> {
+  for (const n of cluster.nodes) {
+    try {
+      const r = await fetch(`${n.url}/health/ready`, { signal: AbortSignal.timeout(5_000) });
+      const body = await r.json() as { details?: { storage?: { onlineDrives?: number } } };
+      if (r.status !== 200 || body.details?.storage?.onlineDrives !== drives) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Polls {@link allDrivesOnline} until it holds or `ms` passes; returns whether it held. */
+export async function waitAllDrivesOnline(cluster: TestCluster, drives: number, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (await allDrivesOnline(cluster, drives)) return true;
+    if (Date.now() > end) return false;
+    await sleep(250);
+  }
+}
 
 /** The identity of the version a metadata record describes, or undefined when it does not decode. */
 function versionOf(metaFile: string): string | undefined {
@@ -171,7 +197,12 @@ export async function runFaults(target: FaultTarget, rng: Rng, stop: () => boole
     await sleep(rng.int(1_500, 4_000));
     if (stop()) break;
     const kind = plan.shift() ?? rng.pick(FAULT_KINDS);
-    if (await inject(kind)) stats.injected[kind]++;
+    if (await inject(kind)) {
+      stats.injected[kind]++;
+      const settleFrom = Date.now();
+      const settled = await waitAllDrivesOnline(cluster, nodes * drives, 60_000);
+      note(settled ? `every node sees all drives online (${Date.now() - settleFrom} ms)` : 'drives still offline after 60 s');
+    }
     else {
       stats.skipped++;
       note(`${kind}: nothing safe to damage yet`);
