@@ -14,13 +14,10 @@ import { bodyBytes } from '../helpers/s3-client.js';
 import type { History } from './history.js';
 import type { Rng } from './rng.js';
 
-/** Where the clients send their requests. */
-export interface WorkloadTarget {
-  urls: readonly string[];
+/** Root or user credentials of the clients. */
+export interface Credentials {
   accessKey: string;
   secretKey: string;
-  bucket: string;
-  keys: readonly string[];
 }
 
 /** Counters of the clients' operations. */
@@ -53,11 +50,11 @@ function retriable(err: unknown): boolean {
   return true;
 }
 
-/** One S3 client per node, shared by the workload's clients. */
-export function nodeClients(target: WorkloadTarget): S3Client[] {
-  return target.urls.map((endpoint) => new S3Client({
+/** One S3 client per node URL, shared by the workload's clients. */
+export function nodeClients(urls: readonly string[], credentials: Credentials): S3Client[] {
+  return urls.map((endpoint) => new S3Client({
     endpoint, region: 'us-east-1', forcePathStyle: true,
-    credentials: { accessKeyId: target.accessKey, secretAccessKey: target.secretKey },
+    credentials: { accessKeyId: credentials.accessKey, secretAccessKey: credentials.secretKey },
     requestHandler: new NodeHttpHandler({
       httpAgent: new Agent({ keepAlive: true, maxSockets: 16 }), connectionTimeout: 3_000, requestTimeout: 40_000,
     }),
@@ -70,9 +67,11 @@ export function nodeClients(target: WorkloadTarget): S3Client[] {
  * the next node after a failed attempt.
  */
 export async function runWorkload(opts: {
-  target: WorkloadTarget; s3: readonly S3Client[]; clients: number; rng: Rng; history: History; stop: () => boolean;
+  /** One client per node (see nodeClients). */
+  s3: readonly S3Client[]; bucket: string; keys: readonly string[]; clients: number; rng: Rng; history: History; stop: () => boolean;
 }): Promise<WorkloadStats> {
-  const { target, s3, history } = opts;
+  const { s3, history } = opts;
+  const target = { bucket: opts.bucket, keys: opts.keys };
   const stats: WorkloadStats = { ops: 0, byKind: {}, retries: 0 };
   const count = (kind: string, acked: boolean): void => {
     const k = (stats.byKind[kind] ??= { attempted: 0, acknowledged: 0 });
