@@ -1,7 +1,7 @@
 # The svc server image: a drop-in for tools that expect MinIO's image (REFERENCE.md §5):
 #   docker run -p 9000:9000 -p 9001:9001 -e MINIO_ROOT_USER=... -e MINIO_ROOT_PASSWORD=... IMAGE server --console-address :9001 /data
 #
-# It copies the server as built on the host (`npm ci && npm run build`): server/bin, server/dist/src and the
+# It copies the server as built on the host (`sh scripts/setup.sh`): server/bin, server/dist/src, server/dist/console and the
 # production dependencies in node_modules. No package manager or registry is needed during the build, so
 # air-gapped builds only have to name a local base image that provides `node` (glibc, Node 20):
 #   docker build --build-arg BASE_IMAGE=svc-test/node:20 -t svc/server:latest .
@@ -20,6 +20,8 @@ COPY server/package.json ./server/
 COPY node_modules/ ./node_modules/
 COPY server/bin/ ./server/bin/
 COPY server/dist/src/ ./server/dist/src/
+# The console front end (built by scripts/setup.sh with Vite): static files the console listener serves.
+COPY server/dist/console/ ./server/dist/console/
 
 # 9000: S3 API and probes; 9001: console (SPEC §4 rule 1).
 EXPOSE 9000 9001

@@ -23,6 +23,9 @@ npm run --silent lint:layers
 # be had, this fails the run: the suite is never skipped (issue 7). Ryuk is off because it is a registry pull,
 # and testcontainers must address published ports on loopback (DOCKER.md §5).
 sh scripts/docker-engine.sh
+# Compose v2 as a CLI plugin in a private DOCKER_CONFIG: one scenario runs deploy-kit with it, the others with v1.
+SVC_COMPOSE_V2_CONFIG=$(sh scripts/compose-v2.sh)
+export SVC_COMPOSE_V2_CONFIG
 export SVC_INTEGRATION=1 TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1
 # Containers and networks of this run carry this label; they are removed at exit even when a test died
 # (other runs on the same engine are left alone).

@@ -1,12 +1,11 @@
 /**
- * Scenario 2 of issue 7: health-checked failover (SPEC §4 rule 7). Two svc nodes behind the rendered HAProxy, with
- * the fast suite's 1 s check interval; `docker pause` freezes one → HAProxy marks it DOWN after 3 failed checks
- * while a client's signed GETs keep succeeding through the other; `docker unpause` → UP after 2 good checks.
- *
- * The two nodes are independent single-node servers (`startStack({ independentNodes: true })`), not a cluster: this
- * proves the proxy's behaviour (checks, fall/rise, routing around a DOWN server) on its own. Independent backends
- * share no data, so the object the client reads is written to each node directly, past the proxy. A real
- * multi-node cluster behind the proxy comes with issue 4.
+ * Scenario 2 of issue 7: health-checked failover (SPEC §4 rule 7) on a real multi-node deployment, as deploy-kit
+ * renders it: 4 nodes × 1 drive, EC:2, every node started with the same endpoint list
+ * (`http://node{1...4}:9000/data1`), so any one node may be down. The fast suite renders a 1 s check interval;
+ * `docker pause` freezes node2 → HAProxy marks it DOWN after 3 failed checks while the client's signed PUT/GET
+ * loops keep succeeding through the other three; `docker unpause` → UP after 2 good checks. The other nodes stay UP
+ * throughout: their readiness must not wait on the frozen peer (it answers from the last completed check when the
+ * current one is slow, server/src/http/health).
  *
  * A frozen node still accepts TCP connections (the kernel completes the handshake), so the rendered `retries` and
  * `option redispatch` (connection failures only) do not move a request that was already forwarded to it: that
@@ -20,30 +19,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import {
-  BASE_IMAGES, deployKit, docker, nodeS3Client, requireDocker, s3Client, sampleStat, serverRow, showStat, startStack,
-} from './helpers/index.js';
+import { BASE_IMAGES, deployKit, docker, requireDocker, s3Client, sampleStat, serverRow, showStat, startStack } from './helpers/index.js';
 import type { Stack, StatRow } from './helpers/index.js';
 
 const BUCKET = 'failover';
-const KEY = 'shared/object.bin';
-const BODY = randomBytes(64 * 1024);
-/** Concurrent client loops: a request already forwarded to the frozen node waits for it; the others go on. */
-const WORKERS = 3;
+const NODES = ['node1', 'node2', 'node3', 'node4'] as const;
+const FROZEN = 'node2';
+/**
+ * Concurrent client loops. A request already forwarded to the frozen node waits for it; with leastconn the others
+ * then go to the three live nodes (a held connection counts against node2), so the loops go on.
+ */
+const WORKERS = 4;
 
 let stack: Stack;
 
 before(async () => {
   requireDocker();
-  stack = await startStack({ name: 'failover', nodes: 2, independentNodes: true, healthCheck: { intervalSeconds: 1, timeoutSeconds: 1 } });
-  for (const node of ['node1', 'node2']) {
-    const direct = nodeS3Client(stack.container(node), stack);
-    try {
-      await direct.send(new CreateBucketCommand({ Bucket: BUCKET }));
-      await direct.send(new PutObjectCommand({ Bucket: BUCKET, Key: KEY, Body: BODY }));
-    } finally {
-      direct.destroy();
-    }
+  stack = await startStack({ name: 'failover', nodes: 4, drivesPerNode: 1, parity: 2, healthCheck: { intervalSeconds: 1, timeoutSeconds: 1 } });
+  const s3 = s3Client({ s3Host: stack.hosts.s3, httpsPort: stack.httpsPort, ca: stack.ca, accessKey: stack.accessKey, secretKey: stack.secretKey });
+  try {
+    await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
+  } finally {
+    s3.destroy();
   }
 });
 
@@ -62,41 +59,58 @@ test('the default rendering checks every 10 s, down after 3 failures, up after 2
   const dir = await mkdtemp(join(tmpdir(), 'svc-it-defaults-'));
   try {
     await deployKit(['init', '--dir', dir, '--s3-host', 's3.svc.test', '--console-host', 'console.svc.test', '--proxy', 'haproxy',
-      '--tls', 'pem', '--nodes', '2', '--image', 'svc/server:latest', '--proxy-image', BASE_IMAGES.haproxy], { cwd: dir });
+      '--tls', 'pem', '--nodes', '4', '--image', 'svc/server:latest', '--proxy-image', BASE_IMAGES.haproxy], { cwd: dir });
     const cfg = await readFile(join(dir, 'haproxy/haproxy.cfg'), 'utf8');
     assert.equal(defaultServerLine(cfg), 'default-server inter 10s fall 3 rise 2');
     assert.match(cfg, /^\s+timeout check 5s$/m);
-    // A request whose connection to a dead node fails is retried on the other one (DOCKER.md §2).
-    assert.match(cfg, /^\s+retries 1$/m);
+    // A request whose connection to a dead node fails is retried on another one (DOCKER.md §2): nodes - 1, at most 3.
+    assert.match(cfg, /^\s+retries 3$/m);
     assert.match(cfg, /^\s+option redispatch 1$/m);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
   const live = await readFile(join(stack.dir, 'haproxy/haproxy.cfg'), 'utf8');
   assert.equal(defaultServerLine(live), 'default-server inter 1s fall 3 rise 2');
+  // The live stack is the rendered cluster: every node runs the same endpoint list, and all four are in both backends.
+  const compose = await readFile(join(stack.dir, 'compose.yaml'), 'utf8');
+  assert.equal(compose.match(/"http:\/\/node\{1\.\.\.4\}:9000\/data1"/g)?.length, 4, 'each node is started with the cluster endpoint list');
+  assert.match(compose, /SVC_STORAGE_CLASS_STANDARD: "EC:2"/);
+  for (const node of NODES) {
+    assert.match(live, new RegExp(`^\\s+server ${node} ${node}:9000 check `, 'm'));
+    assert.match(live, new RegExp(`^\\s+server ${node} ${node}:9001 check `, 'm'));
+  }
 });
 
-interface Outcome { readonly start: number; readonly end: number; readonly error: string | undefined }
+interface Outcome { readonly op: 'PUT' | 'GET'; readonly start: number; readonly end: number; readonly error: string | undefined }
 
-/** WORKERS loops of signed GETs of the shared object through the proxy until stopped; every outcome is kept. */
+/** WORKERS loops of signed PUT then GET (of a fresh body) through the proxy until stopped; every outcome is kept. */
 function startClients(): { outcomes: Outcome[]; stop: () => Promise<void> } {
   const s3 = s3Client({ s3Host: stack.hosts.s3, httpsPort: stack.httpsPort, ca: stack.ca, accessKey: stack.accessKey, secretKey: stack.secretKey });
   const outcomes: Outcome[] = [];
   let running = true;
-  const loop = async (): Promise<void> => {
-    while (running) {
-      const start = Date.now();
-      let error: string | undefined;
-      try {
-        const got = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: KEY }));
-        if (!Buffer.from(await got.Body!.transformToByteArray()).equals(BODY)) error = 'body differs';
-      } catch (err) {
-        error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-      }
-      outcomes.push({ start, end: Date.now(), error });
+  const timed = async (op: Outcome['op'], fn: () => Promise<string | undefined>): Promise<boolean> => {
+    const start = Date.now();
+    let error: string | undefined;
+    try {
+      error = await fn();
+    } catch (err) {
+      error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    }
+    outcomes.push({ op, start, end: Date.now(), error });
+    return error === undefined;
+  };
+  const loop = async (worker: number): Promise<void> => {
+    for (let i = 0; running; i++) {
+      const key = `w${worker}/k${i % 16}`;
+      const body = randomBytes(16 * 1024);
+      if (!await timed('PUT', async () => { await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body })); return undefined; })) continue;
+      await timed('GET', async () => {
+        const got = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
+        return Buffer.from(await got.Body!.transformToByteArray()).equals(body) ? undefined : 'body differs';
+      });
     }
   };
-  const loops = Array.from({ length: WORKERS }, loop);
+  const loops = Array.from({ length: WORKERS }, (_, w) => loop(w));
   return {
     outcomes,
     async stop() {
@@ -107,12 +121,23 @@ function startClients(): { outcomes: Outcome[]; stop: () => Promise<void> } {
   };
 }
 
-async function waitFor(what: string, cond: () => boolean, timeoutMs = 60_000): Promise<void> {
+async function waitFor(what: string, cond: () => boolean, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!cond()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/** The cluster part of `deploy-kit status --json` (the admin API's information report through the proxy). */
+interface ClusterStatus { summary?: { status: string; servers: { online: number; total: number }; drives: { online: number; total: number } }; error?: string }
+
+async function clusterStatus(): Promise<{ cluster: ClusterStatus; backends: { servers: { backend: string; server: string; status: string }[] }; ms: number }> {
+  const start = Date.now();
+  const r = await stack.kit(['status', '--json']);
+  const ms = Date.now() - start;
+  assert.equal(r.code, 0, `deploy-kit status exited ${r.code}\n${r.stdout}\n${r.stderr}`);
+  return { ...JSON.parse(r.stdout) as { cluster: ClusterStatus; backends: { servers: { backend: string; server: string; status: string }[] } }, ms };
 }
 
 /** A server's status as the proxy sees it now (`UP`, `UP 2/3`, `DOWN`…). */
@@ -131,61 +156,91 @@ function transitions(samples: readonly StatRow[][], backend: string, server: str
   return seen;
 }
 
-test('docker pause → DOWN after 3 failed checks with 0 failed client requests; unpause → UP after 2 good checks', async (t) => {
+test('docker pause of one cluster node → DOWN after 3 failed checks, others stay UP, 0 failed requests; unpause → UP after 2', async (t) => {
   const proxy = stack.container('proxy');
-  const frozen = stack.container('node2');
-  for (const backend of ['s3', 'console']) for (const node of ['node1', 'node2']) await waitFor(`${backend}/${node} UP`, () => statusOf(backend, node) === 'UP');
-  const before = serverRow(showStat(proxy), 's3', 'node2');
+  const frozen = stack.container(FROZEN);
+  for (const backend of ['s3', 'console']) for (const node of NODES) await waitFor(`${backend}/${node} UP`, () => statusOf(backend, node) === 'UP');
+  const healthy = await clusterStatus();
+  assert.deepEqual(healthy.cluster.summary && [healthy.cluster.summary.status, healthy.cluster.summary.servers, healthy.cluster.summary.drives],
+    ['online', { online: 4, total: 4 }, { online: 4, total: 4 }], JSON.stringify(healthy.cluster));
+  const before = serverRow(showStat(proxy), 's3', FROZEN);
   assert.equal(before['check_fall'], '3');
   assert.equal(before['check_rise'], '2');
 
   const sampler = sampleStat(proxy);
   const clients = startClients();
-  let paused: { at: number; downAt: number; unpausedAt: number } | undefined;
+  let marks: { pausedAt: number; downAt: number; unpausedAt: number; upAt: number } | undefined;
+  let whileFrozen: Awaited<ReturnType<typeof clusterStatus>> | undefined;
   let samples: StatRow[][] = [];
   try {
-    // Both nodes serve the object before one is frozen (leastconn spreads the three loops).
-    const served = (node: string): number => Number(serverRow(showStat(proxy), 's3', node)['stot']);
-    const [s1, s2] = [served('node1'), served('node2')];
-    await waitFor('both nodes serving', () => served('node1') > s1 + 5 && served('node2') > s2 + 5);
-    const at = Date.now();
+    // Every node serves the client before one is frozen (leastconn spreads the loops).
+    const served = (rows: readonly StatRow[], node: string): number => Number(serverRow(rows, 's3', node)['stot']);
+    const start = showStat(proxy);
+    await waitFor('every node serving', () => { const now = showStat(proxy); return NODES.every((n) => served(now, n) > served(start, n) + 3); });
+    const pausedAt = Date.now();
     docker(['pause', frozen]);
+    let downAt = 0;
+    let unpausedAt = 0;
     try {
-      await waitFor('s3/node2 DOWN', () => statusOf('s3', 'node2') === 'DOWN');
-      const downAt = Date.now();
-      // Keep the client going while the node is marked DOWN: these requests can only be served by node1.
+      await waitFor(`s3/${FROZEN} DOWN`, () => statusOf('s3', FROZEN) === 'DOWN');
+      downAt = Date.now();
+      // Keep the client going while the node is marked DOWN: these requests are served by the three others.
       const done = clients.outcomes.length;
-      await waitFor('requests served while node2 is DOWN', () => clients.outcomes.length > done + 20);
-      paused = { at, downAt, unpausedAt: Date.now() };
+      whileFrozen = await clusterStatus();
+      await waitFor(`requests served while ${FROZEN} is DOWN`, () => clients.outcomes.length > done + 40);
     } finally {
       docker(['unpause', frozen]);
+      unpausedAt = Date.now();
     }
-    await waitFor('s3/node2 UP again', () => statusOf('s3', 'node2') === 'UP');
-    await waitFor('console/node2 UP again', () => statusOf('console', 'node2') === 'UP');
+    await waitFor(`s3/${FROZEN} UP again`, () => statusOf('s3', FROZEN) === 'UP');
+    const upAt = Date.now();
+    await waitFor(`console/${FROZEN} UP again`, () => statusOf('console', FROZEN) === 'UP');
+    marks = { pausedAt, downAt, unpausedAt, upAt };
+    // A few more round trips with all four nodes back.
+    const done = clients.outcomes.length;
+    await waitFor('requests served after the node came back', () => clients.outcomes.length > done + 20);
   } finally {
     await clients.stop();
     // The sampler drops its last (maybe cut-off) sample and its output can lag under load: the state read right
     // now (UP, which the waits above saw) closes the sequence.
     samples = [...await sampler.stop(), showStat(proxy)];
   }
-  assert.ok(paused !== undefined);
-  const after = serverRow(showStat(proxy), 's3', 'node2');
+  assert.ok(marks !== undefined);
+  const { pausedAt, downAt, unpausedAt, upAt } = marks;
+  const after = serverRow(showStat(proxy), 's3', FROZEN);
 
   const failures = clients.outcomes.filter((o) => o.error !== undefined);
-  const whilePaused = clients.outcomes.filter((o) => o.start >= paused!.at && o.end <= paused!.unpausedAt && o.error === undefined);
+  const whileDown = clients.outcomes.filter((o) => o.start >= downAt && o.end <= unpausedAt && o.error === undefined);
   // In flight from before the DOWN mark until after unpause: forwarded to the frozen node, answered once it thawed.
-  const held = clients.outcomes.filter((o) => o.start < paused!.downAt && o.end > paused!.unpausedAt);
-  t.diagnostic(`${clients.outcomes.length} GETs, ${failures.length} failed; ${whilePaused.length} served by node1 while node2 was frozen; `
-    + `${held.length} held by the frozen node until unpause; DOWN ${((paused.downAt - paused.at) / 1000).toFixed(1)} s after the pause`);
-  t.diagnostic(`s3/node2 states: ${transitions(samples, 's3', 'node2').join(' → ')}`);
+  const held = clients.outcomes.filter((o) => o.start < downAt && o.end > unpausedAt);
+  const slowest = Math.max(...clients.outcomes.filter((o) => o.start >= downAt && o.end <= unpausedAt).map((o) => o.end - o.start), 0);
+  t.diagnostic(`${clients.outcomes.length} requests (${clients.outcomes.filter((o) => o.op === 'PUT').length} PUT), ${failures.length} failed; `
+    + `${whileDown.length} served by the other nodes while ${FROZEN} was DOWN (slowest ${slowest} ms); `
+    + `${held.length} held by the frozen node until unpause`);
+  t.diagnostic(`DOWN ${((downAt - pausedAt) / 1000).toFixed(1)} s after the pause; UP ${((upAt - unpausedAt) / 1000).toFixed(1)} s after unpause`);
+  t.diagnostic(`s3/${FROZEN} states: ${transitions(samples, 's3', FROZEN).join(' → ')}`);
+  t.diagnostic(`deploy-kit status took ${(healthy.ms / 1000).toFixed(1)} s with every node up, ${((whileFrozen?.ms ?? 0) / 1000).toFixed(1)} s with ${FROZEN} frozen`);
 
-  assert.deepEqual(failures.map((f) => f.error), [], 'no client request failed');
-  assert.ok(whilePaused.length > 0, 'requests kept succeeding (through node1) while node2 was frozen');
+  assert.deepEqual(failures.map((f) => `${f.op}: ${f.error}`), [], 'no client request failed');
+  // `deploy-kit status` while the node was frozen: the proxy's view and the admin API's cluster summary agree.
+  assert.ok(whileFrozen !== undefined);
+  assert.ok(whileFrozen.backends.servers.some((s) => s.backend === 's3' && s.server === FROZEN && s.status === 'DOWN'), JSON.stringify(whileFrozen.backends));
+  const frozenSummary = whileFrozen.cluster.summary;
+  assert.deepEqual(frozenSummary && [frozenSummary.status, frozenSummary.servers, frozenSummary.drives],
+    ['degraded', { online: 3, total: 4 }, { online: 3, total: 4 }], JSON.stringify(whileFrozen.cluster));
+  assert.ok(whileDown.some((o) => o.op === 'PUT') && whileDown.some((o) => o.op === 'GET'),
+    'PUTs and GETs kept succeeding through the other nodes while one was frozen');
   // HAProxy shows the checks still needed: fall 3 is "UP 2/3", "UP 1/3" after the first and second failures, DOWN at
   // the third; rise 2 is "DOWN 1/2" after the first success, UP at the second.
-  const s3States = transitions(samples, 's3', 'node2');
+  const s3States = transitions(samples, 's3', FROZEN);
   assert.deepEqual(s3States, ['UP', 'UP 2/3', 'UP 1/3', 'DOWN', 'DOWN 1/2', 'UP'], s3States.join(' → '));
   assert.equal(Number(after['chkfail']) - Number(before['chkfail']), 3, 'failed checks counted while it was UP');
   assert.equal(Number(after['chkdown']) - Number(before['chkdown']), 1, 'one UP → DOWN transition');
-  assert.ok(transitions(samples, 'console', 'node2').includes('DOWN'), 'the console backend marked the frozen node DOWN as well');
+  assert.ok(transitions(samples, 'console', FROZEN).includes('DOWN'), 'the console backend marked the frozen node DOWN as well');
+  // The live nodes' readiness never waited on the frozen peer past the check timeout: not one failed check.
+  for (const backend of ['s3', 'console']) {
+    for (const node of NODES.filter((n) => n !== FROZEN)) {
+      assert.deepEqual(transitions(samples, backend, node), ['UP'], `${backend}/${node} stayed UP`);
+    }
+  }
 });

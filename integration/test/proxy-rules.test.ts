@@ -96,6 +96,10 @@ test('rules 1, 5, 11: the console on its hostname at /svc/console/, with the aff
   const root = await wire({ port: stack.httpsPort, host: stack.hosts.console, path: '/', ca: stack.ca }, true);
   assert.equal(root.status, 302);
   assert.equal(root.headers.location, '/svc/console/');
+  // The image carries the built front end: the app shell references its hashed assets (not the "not built" page).
+  const shell = await wire({ port: stack.httpsPort, host: stack.hosts.console, path: '/svc/console/', ca: stack.ca }, true);
+  assert.equal(shell.status, 200);
+  assert.match(shell.body, /<script[^>]+src="\/svc\/console\/assets\/[^"]+\.js"/);
   const page = await wire({ port: stack.httpsPort, host: stack.hosts.console, path: '/svc/console/health', ca: stack.ca }, true);
   assert.equal(page.status, 200);
   const cookie = (page.headers['set-cookie'] ?? []).find((c) => c.startsWith('svc_console='));
@@ -109,22 +113,51 @@ test('rules 1, 5, 11: the console on its hostname at /svc/console/, with the aff
   assert.equal(s3.headers['set-cookie'], undefined);
 });
 
-test('WebSocket: an Upgrade handshake to the console host is passed through to the backend', async () => {
-  // The console has no WebSocket endpoint yet, so this proves the proxy forwards the Upgrade request (mode http,
-  // timeout tunnel) and returns the backend's own answer, not a proxy error (HAProxy answers 400/502/503 itself).
+/** POST /svc/console/api/login through the proxy with the root keys; the session cookie (svc_session=…) it sets. */
+async function consoleSession(): Promise<string> {
+  const { request } = await import('node:https');
+  const body = JSON.stringify({ accessKey: stack.accessKey, secretKey: stack.secretKey });
+  const cookies = await new Promise<string[]>((resolve, reject) => {
+    const r = request({
+      host: '127.0.0.1', port: stack.httpsPort, servername: stack.hosts.console, ca: stack.ca, agent: false, method: 'POST',
+      path: '/svc/console/api/login', headers: { host: stack.hosts.console, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+    }, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode === 200 ? resolve(res.headers['set-cookie'] ?? []) : reject(new Error(`console login answered ${res.statusCode}`))));
+    });
+    r.on('error', reject);
+    r.end(body);
+  });
+  const session = cookies.map((c) => c.split(';')[0]!).find((c) => c.startsWith('svc_session='));
+  assert.ok(session !== undefined, `the console login sets svc_session (${cookies.join(' | ')})`);
+  return session;
+}
+
+/** A raw WebSocket handshake to the console host through the proxy; resolves with what came back first. */
+async function upgrade(cookie: string | undefined): Promise<string> {
   const { connect: tlsConnect } = await import('node:tls');
-  const answer = await new Promise<string>((resolve, reject) => {
+  return new Promise<string>((resolve, reject) => {
     const sock = tlsConnect({ host: '127.0.0.1', port: stack.httpsPort, servername: stack.hosts.console, ca: stack.ca, ALPNProtocols: ['http/1.1'] }, () => {
       sock.write(`GET /svc/console/ws HTTP/1.1\r\nHost: ${stack.hosts.console}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n`
-        + `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+        + `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n${cookie === undefined ? '' : `Cookie: ${cookie}\r\n`}\r\n`);
     });
     let data = '';
-    sock.setEncoding('utf8').on('data', (d: string) => { data += d; if (data.includes('\r\n\r\n')) { sock.destroy(); resolve(data); } });
+    // After a 101 the server's first frame (unmasked text: the status report) follows the headers.
+    const done = (): boolean => data.includes('\r\n\r\n') && (!data.startsWith('HTTP/1.1 101') || data.includes('"type":'));
+    sock.setEncoding('latin1').on('data', (d: string) => { data += d; if (done()) { sock.destroy(); resolve(data); } });
     sock.on('error', reject);
-    sock.setTimeout(10_000, () => { sock.destroy(); reject(new Error('no answer to the upgrade')); });
+    sock.setTimeout(15_000, () => { sock.destroy(); reject(new Error(`no complete answer to the upgrade: ${JSON.stringify(data.slice(0, 200))}`)); });
   });
-  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
-  assert.ok(status === 101 || status === 404 || status === 426, `backend answer to the upgrade, got: ${answer.split('\r\n')[0]}`);
+}
+
+test('WebSocket: the console /svc/console/ws upgrades through the proxy (101 and a status frame); without a session the backend refuses', async () => {
+  const refused = await upgrade(undefined);
+  // 401 is the console's own answer (HAProxy answers 400/502/503 itself): the Upgrade request reached the backend.
+  assert.match(refused.split('\r\n')[0]!, /^HTTP\/1\.1 401 /, refused.split('\r\n')[0]);
+  const answer = await upgrade(await consoleSession());
+  assert.match(answer.split('\r\n')[0]!, /^HTTP\/1\.1 101 /, answer.split('\r\n')[0]);
+  assert.match(answer, /^upgrade: websocket$/im);
+  assert.match(answer, /"type":"(status|error)"/, 'a WebSocket frame came through the upgraded connection');
   const logs = docker(['logs', '--tail', '50', stack.container('proxy')], 30_000);
   assert.match(logs, /console\/node1 .*"GET \/svc\/console\/ws HTTP\/1\.1"/, 'HAProxy routed the upgrade to the console backend');
 });
@@ -153,13 +186,15 @@ test('rules 7-9: health checks as rendered, and only the proxy publishes ports, 
   assert.match(state, /^console,node1,.*,UP,.*,L7OK,/m);
 });
 
-test('deploy-kit status reports UP servers, readiness and the served certificate', async () => {
+test('deploy-kit status reports UP servers, readiness, the served certificate and the admin API cluster summary', async () => {
   const r = await stack.kit(['status']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /healthy/);
   assert.match(r.stdout, /s3\/node1 +UP/);
   assert.match(r.stdout, /console\/node1 +UP/);
   assert.match(r.stdout, /certificate: s3\.svc\.test, console\.svc\.test;.*\(8\d days left\)/);
+  // GET /svc/admin/v3/info, SigV4-signed with .env's keys, through the proxy to the S3 hostname.
+  assert.match(r.stdout, /^cluster: online, servers 1\/1 online, drives 1\/1 online, [\d.]+ [KMGT]?i?B used of [\d.]+ [KMGTP]iB \([\d.]+%\)$/m);
 });
 
 test('the runtime API port is not reachable from the host', async () => {

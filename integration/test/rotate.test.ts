@@ -1,16 +1,20 @@
 // Scenario 4 of issue 7: day-two rotation under load. A client does signed PUT/GET in a loop through the proxy while
 // `deploy-kit cert rotate` replaces the certificate: the new certificate is served, and with the default load
-// (HAProxy's runtime API, set/commit ssl cert: nothing restarts) the client sees no failed request. With --reload
-// (master-worker USR2) and --recreate the count is reported, not asserted: a USR2 reload lost one request in one
-// run of four here (idle keep-alive connections closed by the old worker at soft-stop race the client).
+// (HAProxy's runtime API, set/commit ssl cert: nothing restarts) the client sees no failed request. Before
+// haproxy.cfg rendered `option idle-close-on-response`, a USR2 reload lost one request in one run of four here (the
+// soft-stopping worker closed idle keep-alive connections as the client reused them); now the old worker answers
+// one more request on each and then closes it, and repeated USR2 reloads under load are asserted to fail nothing.
+// --recreate restarts the proxy: its failed requests are counted and reported, not asserted.
+// The proxy mounts the certificate FOLDER (certs/), so every rotation renames a complete new PEM into it (a new
+// inode, never a half-written file) and a reloaded or recreated proxy reads that new file.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { X509Certificate, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { requireDocker, s3Client, startStack, wire } from './helpers/index.js';
+import { docker, requireDocker, s3Client, startStack, wire } from './helpers/index.js';
 import type { Stack } from './helpers/index.js';
 
 let stack: Stack;
@@ -87,15 +91,24 @@ async function rotateUnderLoad(name: string, extra: string[]): Promise<{ ok: num
   setup.destroy();
   const load = startLoad(ca, name);
   await new Promise((r) => setTimeout(r, 1500));
+  const inodeBefore = statSync(join(stack.dir, 'certs/site.pem')).ino;
   const r = await stack.kit(['cert', 'rotate', '--pem', next.pemFile, ...extra]);
   await new Promise((r2) => setTimeout(r2, 1500));
   const result = await load.stop();
   assert.equal(r.code, 0, `cert rotate exited ${r.code}\n${r.stdout}\n${r.stderr}`);
   assert.equal(await servedFingerprint(ca), next.fingerprint256, 'a new connection gets the new certificate');
   assert.equal(statSync(join(stack.dir, 'certs/site.pem')).mode & 0o777, 0o600);
+  assert.notEqual(statSync(join(stack.dir, 'certs/site.pem')).ino, inodeBefore, 'a new file was renamed into certs/ (atomic), not copied over the old one');
+  assert.deepEqual(readdirSync(join(stack.dir, 'certs')).sort(), ['ca.crt', 'site.pem'], 'no temporary file is left beside the PEM');
   assert.ok(result.ok >= 10, `the client kept working through the rotation (${result.ok} round trips)`);
   return { ...result, fingerprint256: next.fingerprint256, stdout: r.stdout };
 }
+
+test('the proxy mounts the certificate folder read-only, not the PEM file', () => {
+  const mounts = JSON.parse(docker(['inspect', '-f', '{{json .Mounts}}', stack.container('proxy')])) as { Source: string; Destination: string; RW: boolean }[];
+  const certs = mounts.filter((m) => m.Destination.includes('/certs'));
+  assert.deepEqual(certs.map((m) => [m.Source, m.Destination, m.RW]), [[join(stack.dir, 'certs'), '/usr/local/etc/haproxy/certs', false]]);
+});
 
 test('default (runtime API, no reload): the new certificate is served and the client saw 0 failed requests', async (t) => {
   const r = await rotateUnderLoad('default', []);
@@ -109,6 +122,25 @@ test('--reload (master-worker USR2): the new certificate is served; the failed r
   const r = await rotateUnderLoad('reload', ['--reload']);
   assert.match(r.stdout, /reloading HAProxy \(master-worker, USR2\)/);
   t.diagnostic(`--reload: ${r.ok} PUT+GET round trips, ${r.failures.length} failed${r.failures.length > 0 ? ` (first: ${r.failures[0]})` : ''}`);
+});
+
+test('repeated master-worker reloads (USR2) under a keep-alive PUT/GET loop: 0 failed requests (option idle-close-on-response)', async (t) => {
+  const cfg = readFileSync(join(stack.dir, 'haproxy/haproxy.cfg'), 'utf8');
+  assert.match(cfg, /^\s+option idle-close-on-response$/m);
+  const setup = s3Client({ s3Host: stack.hosts.s3, httpsPort: stack.httpsPort, ca: trusted, accessKey: stack.accessKey, secretKey: stack.secretKey });
+  await setup.send(new CreateBucketCommand({ Bucket: 'reloads' }));
+  setup.destroy();
+  const load = startLoad(trusted, 'reloads');
+  const RELOADS = 8;
+  for (let i = 0; i < RELOADS; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    docker(['kill', '-s', 'USR2', stack.container('proxy')]);
+  }
+  await new Promise((r) => setTimeout(r, 1500));
+  const result = await load.stop();
+  t.diagnostic(`${RELOADS} USR2 reloads: ${result.ok} PUT+GET round trips, ${result.failures.length} failed`);
+  assert.ok(result.ok >= 20, `the client kept working through the reloads (${result.ok} round trips)`);
+  assert.deepEqual(result.failures, [], result.failures.join('\n'));
 });
 
 test('--recreate: the new certificate is served; the failed requests are counted and reported', async (t) => {

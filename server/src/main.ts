@@ -240,7 +240,8 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
       pools: pools.map((p) => p.drives.flat()), formatter: topology.nodes[0] === topology.self, timeoutMs: 120_000,
       onWait: (s) => { if (++rounds % 5 === 0) print(`Waiting for format quorum: ${s.formatted} formatted, ${s.unformatted} empty, ${s.unreachable} unreachable`); },
     });
-    storage = await openPools({ pools, logger, locker: locking.locker });
+    // Peers write into this node's temp areas: only leftovers older than an hour are cleaned at start.
+    storage = await openPools({ pools, logger, tempGraceMs: 3_600_000, locker: locking.locker });
     // One node runs the lifecycle pass: two nodes expiring the same key would each add a delete marker.
     if (topology.nodes[0] === topology.self) lifecycle = startLifecycle(storage, logger);
     await iam.start();

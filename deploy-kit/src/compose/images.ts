@@ -1,7 +1,7 @@
 /**
  * Local images: whether they exist (`docker image inspect`, so nothing is pulled when they do) and the server image
  * built from the repository's Dockerfile with a chosen base (air-gapped hosts pass a local one). The build context is
- * staged in a temporary directory holding only what the Dockerfile copies: server/bin, server/dist/src and the
+ * staged in a temporary directory holding only what the Dockerfile copies: server/bin, server/dist/src, the built console and the
  * server workspace's production dependency closure out of the installed node_modules.
  */
 import { dirname, join } from 'node:path';
@@ -86,10 +86,10 @@ async function copy(exec: Exec, from: string, to: string): Promise<void> {
 
 /** Stages the build context and runs `docker build`; throws DK_ERR_EXTERNAL_TOOL with the build's last lines on failure. */
 export async function buildServerImage(fs: Fs, exec: Exec, b: ServerImageBuild): Promise<void> {
-  for (const need of ['Dockerfile', 'server/bin/svc.js', 'server/dist/src/main.js']) {
+  for (const need of ['Dockerfile', 'server/bin/svc.js', 'server/dist/src/main.js', 'server/dist/console/index.html']) {
     if ((await fs.stat(join(b.repo, need))) === undefined) {
       throw new DeployKitError('DK_ERR_IO', `${join(b.repo, need)} is missing`, {
-        hint: need.includes('dist') ? 'build the server first: `npm run build` in the repository' : 'run from a complete svc checkout',
+        hint: need.includes('dist') ? 'build the server and the console first: `sh scripts/setup.sh` in the repository' : 'run from a complete svc checkout',
       });
     }
   }
@@ -103,6 +103,7 @@ export async function buildServerImage(fs: Fs, exec: Exec, b: ServerImageBuild):
     await copy(exec, join(b.repo, 'server/package.json'), join(ctx, 'server/package.json'));
     await copy(exec, join(b.repo, 'server/bin'), join(ctx, 'server/bin'));
     await copy(exec, join(b.repo, 'server/dist/src'), join(ctx, 'server/dist/src'));
+    await copy(exec, join(b.repo, 'server/dist/console'), join(ctx, 'server/dist/console'));
     for (const d of closure) {
       await fs.mkdirp(dirname(join(ctx, d)));
       await copy(exec, join(b.repo, d), join(ctx, d));

@@ -10,6 +10,10 @@ export {
 } from './publish.js';
 export type { HostBinding, PublishOverride } from './publish.js';
 export { createTlsProbe, daysLeft } from './probe.js';
+export { ADMIN_INFO_PATH, createAdminInfoSource } from './admin-info.js';
+export type { AdminInfoAnswer, AdminInfoRequest, AdminInfoSource } from './admin-info.js';
+export { describeClusterFigures, formatBytes, summarizeClusterInfo } from './cluster-summary.js';
+export type { ClusterSummary, ClusterSummaryResult } from './cluster-summary.js';
 export type { ProxyProbe, ProbeRequest, ProbeResult, ServedCertificate } from './probe.js';
 export { parseShowStat, readServerStates, SHOW_STAT_SCRIPT } from './haproxy-stat.js';
 export type { ServerState } from './haproxy-stat.js';

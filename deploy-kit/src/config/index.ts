@@ -21,7 +21,7 @@ export {
   DEFAULT_HEALTH_CHECK,
   LIMITS,
 } from './defaults.js';
-export { checkHostname, checkEmail, checkDirectoryUrl, checkImageRef, checkRelativePath, maxParity } from './rules.js';
+export { checkHostname, checkEmail, checkDirectoryUrl, checkImageRef, checkRelativePath, checkPemInFolder, maxParity } from './rules.js';
 export type { RuleFailure } from './rules.js';
 export { parseSpec } from './parse-spec.js';
 export { buildSpec, formatSpec } from './build-spec.js';

@@ -103,9 +103,9 @@ test('acme: default directory, staging directory, and contradictions', () => {
   assert.deepEqual(paths(withPatch({ tls: { mode: 'self' } })), ['tls.mode']);
 });
 
-test('pem file must stay inside the deployment directory', () => {
+test('pem file must stay inside the deployment directory, in a folder (the proxy mounts the folder)', () => {
   assert.equal(parseSpec(withPatch({ tls: { mode: 'pem', pem: { file: 'tls/both.pem' } } })).spec?.tls.mode, 'pem');
-  for (const file of ['/etc/ssl/site.pem', '../site.pem', 'certs/my site.pem', '']) {
+  for (const file of ['/etc/ssl/site.pem', '../site.pem', 'certs/my site.pem', '', 'site.pem', './site.pem']) {
     assert.deepEqual(paths(withPatch({ tls: { mode: 'pem', pem: { file } } })), ['tls.pem.file'], file);
   }
 });

@@ -13,6 +13,7 @@ import {
   checkHostname,
   checkImageRef,
   checkIntRange,
+  checkPemInFolder,
   checkRelativePath,
   maxParity,
   type RuleFailure,
@@ -160,7 +161,7 @@ function readPem(r: Reader, tls: Obj): TlsSpec | undefined {
   const pem = r.section(tls, 'pem', 'tls', false) ?? {};
   r.keys(pem, 'tls.pem', ['file']);
   const file = r.str(pem, 'file', 'tls.pem', DEFAULT_PEM_FILE);
-  if (file === undefined || r.fail('tls.pem.file', checkRelativePath(file))) return undefined;
+  if (file === undefined || r.fail('tls.pem.file', checkRelativePath(file) ?? checkPemInFolder(file))) return undefined;
   return { mode: 'pem', pem: { file } };
 }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkDirectoryUrl, checkEmail, checkHostname, checkImageRef, maxParity } from './rules.js';
+import { checkDirectoryUrl, checkEmail, checkHostname, checkImageRef, checkPemInFolder, maxParity } from './rules.js';
 
 test('hostnames', () => {
   for (const ok of ['s3.example.com', 'a.b', 'x-1.example.co.uk', `${'a'.repeat(63)}.com`]) assert.equal(checkHostname(ok), undefined, ok);
@@ -19,4 +19,9 @@ test('emails, directory URLs, image refs, parity', () => {
   for (const bad of ['', 'Svc/server', 'svc server', 'svc/server:', ':tag']) assert.notEqual(checkImageRef(bad), undefined, bad);
   assert.equal(maxParity(4, 4), 8);
   assert.equal(maxParity(1, 1), 0);
+});
+
+test('the combined PEM sits in a folder of its own (never the deployment directory, which holds .env)', () => {
+  for (const ok of ['certs/site.pem', './certs/site.pem', 'a/b/c.pem']) assert.equal(checkPemInFolder(ok), undefined, ok);
+  for (const bad of ['site.pem', './site.pem']) assert.match(checkPemInFolder(bad)?.message ?? '', /not inside a folder/, bad);
 });

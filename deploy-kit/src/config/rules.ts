@@ -79,6 +79,19 @@ export function checkRelativePath(path: string): RuleFailure | undefined {
   return undefined;
 }
 
+/**
+ * The combined PEM sits in a folder of its own (e.g. certs/site.pem): the proxy mounts that folder read-only, so a
+ * rotation can rename a complete new file into it (a single-file bind mount pins the old inode). A PEM at the top
+ * of the deployment directory would mount the whole directory, .env included, into the proxy.
+ */
+export function checkPemInFolder(path: string): RuleFailure | undefined {
+  const parts = path.split(/[\\/]/).filter((p) => p !== '' && p !== '.');
+  if (parts.length < 2) {
+    return { message: `"${path}" is not inside a folder`, hint: 'put the PEM in a folder that holds only certificates, e.g. certs/site.pem: the proxy mounts that folder' };
+  }
+  return undefined;
+}
+
 /** An integer in [min, max]. */
 export function checkIntRange(value: number, min: number, max: number): RuleFailure | undefined {
   if (!Number.isInteger(value) || value < min || value > max) {

@@ -11,7 +11,9 @@ export {
   CONTAINER_PATHS,
   SOCKET_PROXY_IMAGE,
   SERVICE_NAMES,
+  proxyPemPaths,
 } from './layout.js';
+export type { ProxyPemPaths } from './layout.js';
 export { buildTopology } from './topology.js';
 export type { Topology, NodeInfo, DriveVolume } from './topology.js';
 export { composeViewModel, nodeHealthScript } from './compose/view-model.js';

@@ -49,9 +49,13 @@ export const COOKIES = { traefik: 'SVC_CONSOLE', haproxy: 'svc_console' } as con
 /** Container-side paths. */
 export const CONTAINER_PATHS = {
   haproxyConfig: '/usr/local/etc/haproxy/haproxy.cfg',
+  /** Where the folder holding the combined PEM is mounted (read-only) in the HAProxy container. */
+  haproxyCertsDir: '/usr/local/etc/haproxy/certs',
+  /** The default PEM (certs/site.pem) as HAProxy sees it; {@link proxyPemPaths} gives it for any tls.pem.file. */
   haproxyPem: '/usr/local/etc/haproxy/certs/site.pem',
   traefikStatic: '/etc/traefik/traefik.yml',
   traefikDynamic: '/etc/traefik/dynamic.yml',
+  traefikCertsDir: '/etc/traefik/certs',
   traefikPem: '/etc/traefik/certs/site.pem',
   traefikAcmeDir: '/etc/traefik/acme',
   traefikAcmeStorage: '/etc/traefik/acme/acme.json',
@@ -65,3 +69,26 @@ export const SOCKET_PROXY_IMAGE = 'tecnativa/docker-socket-proxy:0.3';
 
 /** Service names in compose.yaml (besides node1..nodeN). */
 export const SERVICE_NAMES = { proxy: 'proxy', acmeResponder: 'acme-responder', socketProxy: 'docker-socket-proxy' } as const;
+
+/** The combined PEM's folder on the host and in the proxy container, and the PEM's path in the container. */
+export interface ProxyPemPaths {
+  /** The folder holding the PEM, relative to the deployment directory (e.g. `certs`). */
+  readonly hostDir: string;
+  /** Where that folder is mounted in the proxy container. */
+  readonly containerDir: string;
+  /** The PEM as the proxy reads it. */
+  readonly containerPem: string;
+}
+
+/**
+ * The proxy mounts the FOLDER of the combined PEM, not the file: a bind mount of a single file pins its inode, so a
+ * new certificate renamed over it (the atomic replace rotation needs: never half a file) would stay invisible to
+ * the container until it is recreated. `pemFile` is relative to the deployment directory and inside a folder
+ * (config rule: tls.pem.file); the folder holds only certificate material (the PEM, the public ca.crt).
+ */
+export function proxyPemPaths(proxy: 'haproxy' | 'traefik', pemFile: string): ProxyPemPaths {
+  const parts = pemFile.split(/[\\/]/).filter((p) => p !== '' && p !== '.');
+  const name = parts.pop() ?? '';
+  const containerDir = proxy === 'haproxy' ? CONTAINER_PATHS.haproxyCertsDir : CONTAINER_PATHS.traefikCertsDir;
+  return { hostDir: parts.join('/'), containerDir, containerPem: `${containerDir}/${name}` };
+}

@@ -18,6 +18,7 @@ function repo(root: string, omit: readonly string[] = []): MemoryFs {
     [`${root}/server/package.json`]: '{"name":"@svc/server","dependencies":{"fastify":"^5.0.0"}}',
     [`${root}/server/bin/svc.js`]: 'import "../dist/src/main.js";\n',
     [`${root}/server/dist/src/main.js`]: 'export {};\n',
+    [`${root}/server/dist/console/index.html`]: '<!doctype html>\n',
     [`${root}/node_modules/fastify/package.json`]: '{"name":"fastify"}',
   };
   for (const f of omit) delete files[`${root}/${f}`];
@@ -78,6 +79,7 @@ test('images build: an air-gapped build names a local base; --repo is resolved a
   const context = build?.args[5] ?? '';
   const copied = exec.calls.filter((c) => c.file === 'cp').map((c) => c.args[1]);
   assert.ok(copied.includes('/work/svc/server/dist/src'));
+  assert.ok(copied.includes('/work/svc/server/dist/console'), 'the built console is staged');
   assert.ok(copied.includes('/work/svc/node_modules/fastify'));
   assert.ok(!copied.some((p) => p?.includes('deploy-kit')), copied.join(' '));
   assert.equal(await fs.stat(context), undefined, 'the staged context is removed');
@@ -87,7 +89,7 @@ test('images build: an unbuilt server or a missing dependency is exit 1 with the
   const unbuilt = docker();
   const r = await run(['images', 'build'], repo(KIT, ['server/dist/src/main.js']), unbuilt);
   assert.equal(r.code, 1);
-  assert.match(r.err, /server\/dist\/src\/main\.js is missing \(hint: build the server first: `npm run build`/);
+  assert.match(r.err, /server\/dist\/src\/main\.js is missing \(hint: build the server and the console first: `sh scripts\/setup\.sh`/);
   assert.equal(buildCall(unbuilt), undefined);
 
   const noDeps = docker();

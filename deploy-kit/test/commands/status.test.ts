@@ -4,7 +4,8 @@ import { Command } from 'commander';
 import { statusCommand } from '../../src/commands/status/command.js';
 import { runStatus } from '../../src/commands/status/run.js';
 import type { StatusOptions, StatusReport } from '../../src/commands/status/run.js';
-import type { ProbeRequest, ProbeResult, ProxyProbe } from '../../src/compose/index.js';
+import type { AdminInfoAnswer, AdminInfoRequest, AdminInfoSource, ProbeRequest, ProbeResult, ProxyProbe } from '../../src/compose/index.js';
+import { infoReportFixture } from '../../src/compose/info-report.fixture.js';
 import { buildSpec, formatSpec, parseSpec } from '../../src/config/index.js';
 import { DeployKitError } from '../../src/errors.js';
 import { createFixedClock, createMemoryFs, createRecordingExec, createTestDeps, execResults } from '../../src/io/testing.js';
@@ -60,8 +61,16 @@ function probe(status: number): ProxyProbe & { seen: ProbeRequest[] } {
   };
 }
 
-function deps(exec: RecordingExec) {
+function admin(answer: AdminInfoAnswer = { ok: true, report: infoReportFixture() }): AdminInfoSource & { seen: AdminInfoRequest[] } {
+  const seen: AdminInfoRequest[] = [];
+  return { seen, async info(r) { seen.push(r); return answer; } };
+}
+
+const ENV = 'SVC_ACCESS_KEY=AKIAROOT\nSVC_SECRET_KEY="root-secret"\nSVC_CONSOLE_SESSION_KEY=x\n';
+
+function deps(exec: RecordingExec, extra: Record<string, string> = {}) {
   const fs = createMemoryFs({
+    ...extra,
     [`${DIR}/deploy-kit.yaml`]: specYaml(),
     [`${DIR}/compose.yaml`]: 'services:\n  proxy:\n    ports: ["80:80", "443:443"]\n',
     [`${DIR}/.compose.published.yaml`]: 'services:\n  proxy:\n    ports: ["127.0.0.1:18080:80", "127.0.0.1:18443:443"]\n',
@@ -157,5 +166,45 @@ test('status: usage errors exit 2 with one line (bad project name, unknown flag,
     assert.equal(await main(['node', 'deploy-kit', 'status', '--dir', DIR, ...args], d), 2, args.join(' '));
     assert.equal(d.out.stderrText().trimEnd().split('\n').length, 1, d.out.stderrText());
     assert.equal((d.exec as RecordingExec).calls.filter((c) => c.args.includes('inspect')).length, 0);
+  }
+});
+
+test('status: the cluster summary from the admin API, signed with .env\'s root keys, through the proxy to the S3 host', async () => {
+  const d = deps(dockerHost(), { [`${DIR}/.env`]: ENV });
+  const a = admin();
+  await runStatus(options(), d, probe(200), a);
+  assert.match(d.out.stdoutText(), /^cluster: degraded, servers 3\/4 online, drives 3\/4 online, 3\.0 GiB used of 30\.0 GiB \(10\.0%\)$/m);
+  assert.deepEqual(a.seen.map((r) => [r.address, r.port, r.host, r.accessKey, r.secretKey, r.region, r.ca !== undefined]), [
+    ['127.0.0.1', 18443, 's3.example.test', 'AKIAROOT', 'root-secret', 'us-east-1', true],
+  ]);
+  const regional = admin();
+  await runStatus(options(), deps(dockerHost(), { [`${DIR}/.env`]: `${ENV}SVC_REGION=eu-west-3\n` }), probe(200), regional);
+  assert.equal(regional.seen[0]?.region, 'eu-west-3', 'SVC_REGION is the signing region');
+});
+
+test('status --json: the cluster summary is in the report', async () => {
+  const d = deps(dockerHost(), { [`${DIR}/.env`]: ENV });
+  await runStatus(options({ json: true }), d, probe(200), admin());
+  const r = JSON.parse(d.out.stdoutText()) as StatusReport;
+  assert.equal(r.cluster.error, undefined);
+  assert.deepEqual(r.cluster.summary, {
+    status: 'degraded', servers: { online: 3, total: 4 }, drives: { online: 3, total: 4 },
+    usage: { usedBytes: 3 * 2 ** 30, totalBytes: 30 * 2 ** 30, usedPercent: 10 }, serverVersion: '0.1.0',
+  });
+});
+
+test('status: without keys in .env, or when the admin API refuses or answers nonsense, the cluster is "unknown" with the reason', async () => {
+  const cases: [Record<string, string>, AdminInfoAnswer, RegExp][] = [
+    [{}, { ok: true, report: infoReportFixture() }, /^cluster: unknown \(admin API: no SVC_ACCESS_KEY\/SVC_SECRET_KEY in \.env\)$/m],
+    [{ [`${DIR}/.env`]: 'SVC_ACCESS_KEY=a\n' }, { ok: true, report: infoReportFixture() }, /^cluster: unknown \(admin API: no SVC_ACCESS_KEY/m],
+    [{ [`${DIR}/.env`]: ENV }, { ok: false, error: 'HTTP 403 AccessDenied: admin:ServerInfo is not allowed' }, /^cluster: unknown \(admin API: HTTP 403 AccessDenied: admin:ServerInfo is not allowed\)$/m],
+    [{ [`${DIR}/.env`]: ENV }, { ok: true, report: { version: 7 } }, /^cluster: unknown \(admin API: the admin info report has format version 7, not 1\)$/m],
+  ];
+  for (const [files, answer, line] of cases) {
+    const d = deps(dockerHost(), files);
+    const a = admin(answer);
+    await runStatus(options(), d, probe(200), a);
+    assert.match(d.out.stdoutText(), line);
+    assert.match(d.out.stdoutText(), /^project proj: healthy$/m, 'the cluster summary does not change the proxy verdict');
   }
 });

@@ -60,8 +60,11 @@ test('multi-node: /data1../dataM named volumes per node and one shared ellipsis 
     assert.deepEqual(svc.command, ['server', '--console-address', ':9001', 'http://node{1...4}:9000/data{1...4}']);
     assert.deepEqual(svc.volumes, [1, 2, 3, 4].map((j) => `${name}-data${j}:/data${j}`));
     assert.equal(svc.environment.SVC_STORAGE_CLASS_STANDARD, 'EC:4');
+    // The node finds itself in the endpoint list by its service name (its container hostname is an id).
+    assert.equal(svc.environment.SVC_HOSTNAME, name);
   }
   assert.equal(Object.keys(cluster.compose.volumes).length, 16);
+  assert.equal(nodeServices(single.compose)[0]![1].environment, undefined, 'a single node needs no SVC_HOSTNAME');
 });
 
 test('rule 9: only the proxy publishes host ports, 80 and 443', () => {
@@ -83,13 +86,20 @@ test('rule 10: nodes and proxy share the internal network, so nodes reach each o
 });
 
 test('rules 12/13: certificates and ACME state are mounted where the proxy configs expect them', () => {
+  // The certificate FOLDER is mounted, not the file: a rotation renames a new PEM into it, which a single-file
+  // bind mount (pinned to the old inode) would never show to the running proxy.
   const hp = single.compose.services.proxy;
   assert.deepEqual(hp.volumes.map((v: any) => [v.source, v.target, v.read_only]), [
     ['./haproxy/haproxy.cfg', '/usr/local/etc/haproxy/haproxy.cfg', true],
-    ['./certs/site.pem', '/usr/local/etc/haproxy/certs/site.pem', true],
+    ['./certs', '/usr/local/etc/haproxy/certs', true],
   ]);
+  assert.match(single.files['haproxy/haproxy.cfg']!, /bind :443 ssl crt \/usr\/local\/etc\/haproxy\/certs\/site\.pem /);
   const custom = render(makeSpec({ tls: { mode: 'pem', pem: { file: 'tls/both.pem' } } }));
-  assert.equal(custom.compose.services.proxy.volumes[1].source, './tls/both.pem');
+  assert.deepEqual([custom.compose.services.proxy.volumes[1].source, custom.compose.services.proxy.volumes[1].target], ['./tls', '/usr/local/etc/haproxy/certs']);
+  assert.match(custom.files['haproxy/haproxy.cfg']!, /bind :443 ssl crt \/usr\/local\/etc\/haproxy\/certs\/both\.pem /);
+  const trPem = render(makeSpec({ proxy: 'traefik', tls: { mode: 'pem', pem: { file: './tls/both.pem' } } }));
+  assert.deepEqual(trPem.compose.services.proxy.volumes.slice(2).map((v: any) => [v.source, v.target, v.read_only]), [['./tls', '/etc/traefik/certs', true]]);
+  assert.match(trPem.files['traefik/dynamic.yml']!, /certFile: "\/etc\/traefik\/certs\/both\.pem"/);
   const tr = cluster.compose.services.proxy.volumes.map((v: any) => [v.source, v.target, v.read_only]);
   assert.deepEqual(tr[2], ['./acme', '/etc/traefik/acme', false]);
   const hpAcme = render(makeSpec({ tls: acme }));

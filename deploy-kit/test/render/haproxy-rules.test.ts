@@ -123,3 +123,14 @@ test('§8 timeouts and WebSocket: connect 10s, client/server/tunnel 1h, http-req
   assert.ok(defaults.includes('mode http'));
   assert.ok(!pem1.haproxy.flatMap((s) => s.lines).some((l) => /upgrade|websocket/i.test(l) && /deny/.test(l)), 'no rule denies the WebSocket upgrade');
 });
+
+test('reload without failed requests: a soft-stopping worker keeps idle keep-alive connections (option idle-close-on-response)', () => {
+  for (const { name, spec } of specMatrix().filter((m) => m.spec.proxy === 'haproxy')) {
+    const defaults = section(render(spec), 'defaults');
+    assert.ok(defaults.includes('option idle-close-on-response'), name);
+    // Idle keep-alive connections then end after timeout http-request (no timeout http-keep-alive overrides it), so
+    // an old worker is not held for timeout client (1 h) by an idle client.
+    assert.ok(defaults.includes('timeout http-request 30s'), name);
+    assert.ok(!defaults.some((l) => l.startsWith('timeout http-keep-alive')), name);
+  }
+});

@@ -19,7 +19,13 @@ export const TEST_HOSTS = { s3: 's3.svc.test', console: 'console.svc.test' } as 
 export interface StackOptions {
   /** Short name, part of the compose project name. */
   readonly name: string;
+  /** Extra environment of every deploy-kit run (e.g. DOCKER_CONFIG with the compose v2 plugin). */
+  readonly env?: Readonly<Record<string, string>>;
   readonly nodes?: number;
+  /** Drives per node (`init --drives-per-node`, default 1). */
+  readonly drivesPerNode?: number;
+  /** Erasure-code parity EC:n (`init --parity`, default: the server's choice). */
+  readonly parity?: number;
   /** spec.healthCheck overrides (the fast suite renders short intervals; SPEC rule 7 defaults are asserted statically). */
   readonly healthCheck?: { intervalSeconds?: number; timeoutSeconds?: number; fall?: number; rise?: number };
   /**
@@ -73,14 +79,16 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const dir = await mkdtemp(join(tmpdir(), `svc-it-${opts.name}-`));
   const project = `${RUN_ID}-${opts.name}`.toLowerCase().replace(/[^a-z0-9_-]/g, '');
   const kit = (command: readonly string[]): ReturnType<typeof runDeployKit> =>
-    runDeployKit([...command, '--dir', dir, '--project', project], { cwd: dir });
+    runDeployKit([...command, '--dir', dir, '--project', project], { cwd: dir, ...(opts.env ? { env: { ...opts.env } } : {}) });
   const destroy = async (): Promise<void> => {
     await kit(['down', '--volumes']);
     await rm(dir, { recursive: true, force: true });
   };
   try {
     await deployKit(['init', '--dir', dir, '--s3-host', TEST_HOSTS.s3, '--console-host', TEST_HOSTS.console, '--proxy', 'haproxy',
-      '--tls', 'pem', '--nodes', String(opts.nodes ?? 1), '--image', image, '--proxy-image', BASE_IMAGES.haproxy], { cwd: dir });
+      '--tls', 'pem', '--nodes', String(opts.nodes ?? 1), '--drives-per-node', String(opts.drivesPerNode ?? 1),
+      ...(opts.parity === undefined ? [] : ['--parity', `EC:${opts.parity}`]),
+      '--image', image, '--proxy-image', BASE_IMAGES.haproxy], { cwd: dir });
     await deployKit(['cert', 'self-signed', '--dir', dir], { cwd: dir });
     if (opts.healthCheck !== undefined) {
       await editYaml(join(dir, 'deploy-kit.yaml'), (doc) => { doc['healthCheck'] = { ...(doc['healthCheck'] as object), ...opts.healthCheck }; });

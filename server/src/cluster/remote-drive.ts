@@ -106,7 +106,7 @@ export class RemoteDrive implements Drive {
   readFormat(): Promise<Buffer> { return this.#call('readFormat', []); }
   async writeFormat(data: Buffer): Promise<void> { await this.#call('writeFormat', [data]); }
   diskInfo(): Promise<DiskInfo> { return this.#call('diskInfo', []); }
-  async cleanTemp(): Promise<void> { await this.#call('cleanTemp', []); }
+  async cleanTemp(olderThanMs = 0): Promise<void> { await this.#call('cleanTemp', [olderThanMs]); }
 
   async makeVolume(volume: string, meta: Buffer): Promise<void> { await this.#call('makeVolume', [volume, meta]); }
   statVolume(volume: string): Promise<Buffer> { return this.#call('statVolume', [volume]); }

@@ -49,11 +49,13 @@ export async function obtainForDeployment(
 export type HaproxyLoad = 'runtime-api' | 'reload';
 
 /**
- * Loads the PEM now on disk into the running HAProxy `container`: the runtime API swap (no connection closed), or the
+ * Loads the PEM now on disk (`containerPem` inside the container) into the running HAProxy `container`: the runtime API swap (no connection closed), or the
  * master-worker reload when `reload` is asked for or the swap fails (proxy-load.ts explains both).
  */
-export async function loadIntoHaproxy(exec: Exec, container: string, opts: { reload: boolean; log: (line: string) => void }): Promise<HaproxyLoad> {
-  const swapped = opts.reload ? undefined : await hotSwapHaproxy(exec, container);
+export async function loadIntoHaproxy(
+  exec: Exec, container: string, opts: { reload: boolean; containerPem: string; log: (line: string) => void },
+): Promise<HaproxyLoad> {
+  const swapped = opts.reload ? undefined : await hotSwapHaproxy(exec, container, opts.containerPem);
   if (swapped?.ok === true) {
     opts.log('loaded into HAProxy through its runtime API (set/commit ssl cert: no reload, no connection closed)');
     return 'runtime-api';

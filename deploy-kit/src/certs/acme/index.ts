@@ -12,6 +12,6 @@ export { PLACEHOLDER_DAYS, ensurePlaceholderCertificate } from './placeholder.js
 export { acmeOptionsFor, deployKitAcme } from './deployment-options.js';
 export { createFsWebroot } from './webroot.js';
 export { hotSwapHaproxy, hotSwapScript, pemMountOf, pemWriter, reloadHaproxy } from './proxy-load.js';
-export type { PemMount } from './proxy-load.js';
+export type { PemInContainer, PemMount } from './proxy-load.js';
 export { defaultAcmeCa, loadIntoHaproxy, obtainForDeployment } from './deployment-flow.js';
 export type { DeploymentAcmeDeps, HaproxyLoad } from './deployment-flow.js';

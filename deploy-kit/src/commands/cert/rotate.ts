@@ -119,9 +119,9 @@ export async function runCertRotate(opts: CertRotateOptions, deps: Deps, tools: 
   }
 
   const container = await findProxyContainer(deps.exec, d.compose);
-  const mount = container === undefined ? 'directory' : await pemMountOf(deps.exec, container, spec.proxy);
-  const writePem = pemWriter(deps.fs, deps.exec, mount);
   const pemRel = certLayoutFor(spec).combined;
+  const pem = container === undefined ? undefined : await pemMountOf(deps.exec, container, spec.proxy, pemRel);
+  const writePem = pemWriter(deps.fs, deps.exec, pem?.mount ?? 'directory');
   const pemAbs = join(dir, pemRel);
 
   let fingerprint: string;
@@ -146,7 +146,7 @@ export async function runCertRotate(opts: CertRotateOptions, deps: Deps, tools: 
   const report = (loadedBy: string, verified: boolean): void => {
     if (opts.json) deps.out.stdout(`${JSON.stringify({ file: pemRel, fingerprint256: fingerprint, changed, loadedBy, verified }, null, 2)}\n`);
   };
-  if (container === undefined) {
+  if (container === undefined || pem === undefined) {
     deps.out.stderr(`warning: the proxy of project ${d.compose.project} is not running; \`deploy-kit up\` will load the new certificate\n`);
     report('none', false);
     return;
@@ -173,7 +173,7 @@ export async function runCertRotate(opts: CertRotateOptions, deps: Deps, tools: 
     await recreateProxy(deps.exec, d.compose);
     loadedBy = 'recreate';
   } else {
-    loadedBy = await loadIntoHaproxy(deps.exec, container, { reload: opts.reload, log: say });
+    loadedBy = await loadIntoHaproxy(deps.exec, container, { reload: opts.reload, containerPem: pem.path, log: say });
   }
 
   const served = await waitForServed(tools.probe, wait);

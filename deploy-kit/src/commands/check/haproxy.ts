@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { combinePem, generateSelfSigned } from '../../certs/index.js';
 import type { Deps } from '../../io/index.js';
-import { CONTAINER_PATHS, OUTPUT_FILES } from '../../providers/index.js';
+import { CONTAINER_PATHS, OUTPUT_FILES, proxyPemPaths } from '../../providers/index.js';
 import { validateHaproxyText } from '../../validate/index.js';
 import { finding } from './finding.js';
 import type { CheckFinding } from './finding.js';
@@ -38,10 +38,13 @@ export async function checkHaproxy(dir: string, view: CheckView, deps: Pick<Deps
   const tmp = await deps.fs.makeTempDir('dk-check-');
   try {
     const pem = await pemForCheck(dir, view, deps);
+    // haproxy.cfg names the PEM inside the container's certs folder; the docker variant mounts tmp where its parent is.
+    const inContainer = proxyPemPaths('haproxy', view.pemFile).containerPem;
+    const copy = join(tmp, 'certs', inContainer.slice(inContainer.lastIndexOf('/') + 1));
     await deps.fs.mkdirp(join(tmp, 'certs'), 0o700);
-    await deps.fs.writeAtomic(join(tmp, 'certs', 'site.pem'), pem, 0o600);
+    await deps.fs.writeAtomic(copy, pem, 0o600);
     // On the host the container path of the PEM does not exist: point the copy at the temp one.
-    await deps.fs.writeAtomic(join(tmp, 'host.cfg'), cfg.split(CONTAINER_PATHS.haproxyPem).join(join(tmp, 'certs', 'site.pem')), 0o600);
+    await deps.fs.writeAtomic(join(tmp, 'host.cfg'), cfg.split(inContainer).join(copy), 0o600);
     let r = await deps.exec.run('haproxy', ['-c', '-f', join(tmp, 'host.cfg')]);
     let how = 'haproxy -c';
     if (r.notFound) {

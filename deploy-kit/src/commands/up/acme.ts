@@ -32,10 +32,11 @@ export async function obtainAfterStart(
       hint: `\`deploy-kit logs proxy --dir ${d.dir}\` shows why it stopped`,
     });
   }
-  const writePem = pemWriter(deps.fs, deps.exec, await pemMountOf(deps.exec, container, d.spec.proxy));
+  const pem = await pemMountOf(deps.exec, container, d.spec.proxy, certLayoutFor(d.spec).combined);
+  const writePem = pemWriter(deps.fs, deps.exec, pem.mount);
   const result = await obtainForDeployment(
     { fs: deps.fs, clock: deps.clock, env: deps.env, cwd: deps.cwd, ca, log, writePem }, d.spec, acme, d.dir, flags,
   );
-  if (result.action === 'issued') await loadIntoHaproxy(deps.exec, container, { reload: false, log });
+  if (result.action === 'issued') await loadIntoHaproxy(deps.exec, container, { reload: false, containerPem: pem.path, log });
   return result;
 }

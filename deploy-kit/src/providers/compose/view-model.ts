@@ -8,6 +8,7 @@ import {
   PORTS,
   SERVICE_NAMES,
   SOCKET_PROXY_IMAGE,
+  proxyPemPaths,
 } from '../layout.js';
 import { buildTopology } from '../topology.js';
 
@@ -57,6 +58,12 @@ function pemSource(spec: DeploymentSpec): string {
   return spec.tls.mode === 'pem' ? spec.tls.pem.file : CERT_PATHS.combinedPem;
 }
 
+/** The certificate FOLDER, read-only (see {@link proxyPemPaths}: a rotation renames a new file into it). */
+function certsBind(spec: DeploymentSpec): ComposeView['proxy']['binds'][number] {
+  const paths = proxyPemPaths(spec.proxy, pemSource(spec));
+  return { source: `./${paths.hostDir}`, target: paths.containerDir, readOnly: true };
+}
+
 function proxyView(spec: DeploymentSpec, nodeNames: string[]): ComposeView['proxy'] {
   // The proxy starts once every node passes its health check (SPEC rule 8); helpers only need to be started.
   const dependsOn: ComposeView['proxy']['dependsOn'] = nodeNames.map((service) => ({ service, condition: 'service_healthy' }));
@@ -72,7 +79,7 @@ function proxyView(spec: DeploymentSpec, nodeNames: string[]): ComposeView['prox
       ports,
       binds: [
         { source: `./${OUTPUT_FILES.haproxyConfig}`, target: CONTAINER_PATHS.haproxyConfig, readOnly: true },
-        { source: `./${pemSource(spec)}`, target: CONTAINER_PATHS.haproxyPem, readOnly: true },
+        certsBind(spec),
       ],
       dependsOn,
       socketNetwork: false,
@@ -82,7 +89,7 @@ function proxyView(spec: DeploymentSpec, nodeNames: string[]): ComposeView['prox
     { source: `./${OUTPUT_FILES.traefikStatic}`, target: CONTAINER_PATHS.traefikStatic, readOnly: true },
     { source: `./${OUTPUT_FILES.traefikDynamic}`, target: CONTAINER_PATHS.traefikDynamic, readOnly: true },
   ];
-  if (spec.tls.mode === 'pem') binds.push({ source: `./${pemSource(spec)}`, target: CONTAINER_PATHS.traefikPem, readOnly: true });
+  if (spec.tls.mode === 'pem') binds.push(certsBind(spec));
   else binds.push({ source: `./${CERT_PATHS.acmeStorageDir}`, target: CONTAINER_PATHS.traefikAcmeDir, readOnly: false });
   if (spec.dockerProvider === true) dependsOn.push({ service: SERVICE_NAMES.socketProxy, condition: 'service_started' });
   return {
@@ -100,13 +107,15 @@ function proxyView(spec: DeploymentSpec, nodeNames: string[]): ComposeView['prox
 /** Builds the compose view model: nodes, named volumes, the proxy, and optional helpers. */
 export function composeViewModel(spec: DeploymentSpec): ComposeView {
   const topo = buildTopology(spec);
-  const environment = spec.cluster.parity === undefined ? [] : [{ key: 'SVC_STORAGE_CLASS_STANDARD', value: `EC:${spec.cluster.parity}` }];
+  const parity = spec.cluster.parity === undefined ? [] : [{ key: 'SVC_STORAGE_CLASS_STANDARD', value: `EC:${spec.cluster.parity}` }];
   const healthTest = ['CMD', 'node', '-e', nodeHealthScript(4000)];
   const nodes = topo.nodes.map((n) => ({
     name: n.name,
     image: spec.images.server,
     command: topo.serverArgs,
-    environment,
+    // A node finds itself in the shared endpoint list by name: the container's own hostname is its id, so the
+    // service name the list uses (http://nodeN:9000/...) is given as SVC_HOSTNAME.
+    environment: topo.multiNode ? [{ key: 'SVC_HOSTNAME', value: n.name }, ...parity] : parity,
     volumes: n.drives,
     healthTest,
   }));

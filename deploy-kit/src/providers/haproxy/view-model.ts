@@ -1,5 +1,5 @@
 import type { DeploymentSpec } from '../../config/index.js';
-import { ACME_CHALLENGE_PREFIX, CONSOLE_PATH, CONTAINER_PATHS, COOKIES, HEALTH_PATHS, PORTS, SERVICE_NAMES, TIMEOUTS } from '../layout.js';
+import { ACME_CHALLENGE_PREFIX, CERT_PATHS, CONSOLE_PATH, COOKIES, HEALTH_PATHS, PORTS, SERVICE_NAMES, TIMEOUTS, proxyPemPaths } from '../layout.js';
 import { buildTopology } from '../topology.js';
 
 /** The haproxy.cfg view model; templates see nothing else. */
@@ -28,7 +28,7 @@ export function haproxyViewModel(spec: DeploymentSpec): HaproxyView {
     timeouts: { ...TIMEOUTS, check: `${hc.timeoutSeconds}s` },
     health: { inter: `${hc.intervalSeconds}s`, fall: hc.fall, rise: hc.rise, s3Path: HEALTH_PATHS.s3Ready, consolePath: HEALTH_PATHS.consoleHealth },
     retries: Math.min(3, Math.max(1, topo.nodes.length - 1)),
-    certFile: CONTAINER_PATHS.haproxyPem,
+    certFile: proxyPemPaths('haproxy', spec.tls.mode === 'pem' ? spec.tls.pem.file : CERT_PATHS.combinedPem).containerPem,
     consolePath: CONSOLE_PATH,
     cookieName: COOKIES.haproxy,
     servers: topo.nodes.map((n) => ({ name: n.name, host: n.name })),

@@ -8,6 +8,7 @@ import {
   PORTS,
   SERVICE_NAMES,
   TIMEOUTS,
+  proxyPemPaths,
 } from '../layout.js';
 import { buildTopology } from '../topology.js';
 
@@ -74,7 +75,7 @@ export function traefikDynamicViewModel(spec: DeploymentSpec): TraefikDynamicVie
     acmePrefix: ACME_CHALLENGE_PREFIX,
     consolePath: CONSOLE_PATH,
     tls: spec.tls.mode === 'acme' ? { resolver: TRAEFIK_RESOLVER } : null,
-    certFile: spec.tls.mode === 'pem' ? CONTAINER_PATHS.traefikPem : null,
+    certFile: spec.tls.mode === 'pem' ? proxyPemPaths('traefik', spec.tls.pem.file).containerPem : null,
     s3Servers: topo.nodes.map((n) => `http://${n.name}:${PORTS.s3}`),
     consoleServers: topo.nodes.map((n) => `http://${n.name}:${PORTS.console}`),
     health: { interval: `${hc.intervalSeconds}s`, timeout: `${hc.timeoutSeconds}s`, s3Path: HEALTH_PATHS.s3Ready, consolePath: HEALTH_PATHS.consoleHealth },

@@ -113,3 +113,28 @@ test('a cluster node is ready only with lock quorum (a majority of its peers)', 
   assert.equal(r.json().details.lock.ready, false);
   assert.equal((await (await appWith({ storage: healthy, lock: true, cluster: true })).inject({ url: '/health/ready' })).statusCode, 200);
 });
+
+test('a cluster node stays ready while its lock and storage checks wait on a frozen peer, from their last answers', { timeout: 10_000 }, async () => {
+  let frozen = false;
+  const hang = new Promise<never>(() => {});
+  const sources: HealthSources = {
+    storage: () => (frozen ? hang : Promise.resolve(healthy)),
+    iamReady: () => true,
+    lockReady: () => (frozen ? hang : Promise.resolve(true)),
+    readyNeedsLock: true,
+    version: '0.1.0-test',
+    startedAt: new Date(),
+    // Waiting the deadline would fail the test by its timeout.
+    deadlineMs: 3_600_000,
+    answerWithinMs: 20,
+    maintenanceLosesQuorum: () => false,
+  };
+  const app = Fastify();
+  await app.register(healthPlugin, { enabled: true, sources });
+  assert.equal((await app.inject({ url: '/health/ready' })).statusCode, 200);
+  frozen = true;
+  const r = await app.inject({ url: '/health/ready' });
+  assert.equal(r.statusCode, 200);
+  assert.equal(r.json().details.lock.ready, true);
+  assert.equal((await app.inject({ url: '/compat/health/cluster' })).statusCode, 200);
+});

@@ -4,6 +4,7 @@
  * 412 for ?maintenance=true). With `enabled: false` every one of these paths answers 404 (SVC_HEALTH_ENDPOINT_ENABLE=false).
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { LatestAnswer } from './latest-answer.js';
 import { evaluateProbe, type ProbeKind, type ProbeSnapshot, type ProbeStorageState } from './readiness.js';
 
 /** Where the probes read their state from; injected by the composition root. */
@@ -20,6 +21,13 @@ export interface HealthSources {
   startedAt: Date;
   /** How long a probe waits for storage before answering degraded (default 5 s; MinIO bounds probes at 10 s). */
   deadlineMs?: number;
+  /**
+   * How long a probe waits for a storage or lock check still running when the previous one answered recently
+   * (default 500 ms): it then answers from that one, so a frozen peer never holds a probe past a proxy's check timeout.
+   */
+  answerWithinMs?: number;
+  /** How old a previous answer may be and still stand in for a check still running (default 30 s). */
+  maxAnswerAgeMs?: number;
   /** True when taking this node down would lose quorum (MinIO `?maintenance=true` → 412); single node: always. */
   maintenanceLosesQuorum: () => boolean;
 }
@@ -35,16 +43,6 @@ const READY_PATHS = ['/health/ready', '/compat/health/ready'];
 const MINIO_PATHS = ['/minio/health/live', '/minio/health/ready', '/minio/health/cluster', '/minio/health/cluster/read'];
 const ALL_PATHS = [...LIVE_PATHS, ...READY_PATHS, '/compat/health/cluster', '/compat/health/cluster/read', ...MINIO_PATHS];
 
-async function withDeadline<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), ms); });
-  try {
-    return await Promise.race([p.catch(() => undefined), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** The probe plugin; registered outside the S3 authentication scope (STYLE.md convention 6). */
 export const healthPlugin: FastifyPluginAsync<HealthPluginOptions> = async (app, opts) => {
   const methods = ['GET', 'HEAD'] as const;
@@ -57,12 +55,12 @@ export const healthPlugin: FastifyPluginAsync<HealthPluginOptions> = async (app,
     return;
   }
   const src = opts.sources;
-  const deadline = src.deadlineMs ?? 5000;
+  const deadlineMs = src.deadlineMs ?? 5000;
+  const timing = { deadlineMs, answerWithinMs: Math.min(src.answerWithinMs ?? 500, deadlineMs), maxAgeMs: src.maxAnswerAgeMs ?? 30_000 };
+  const storageAnswer = new LatestAnswer(() => src.storage(), timing);
+  const lockAnswer = new LatestAnswer(() => src.lockReady(), timing);
   const snapshot = async (): Promise<ProbeSnapshot> => {
-    const [storage, lockReady] = await Promise.all([
-      withDeadline(src.storage(), deadline),
-      withDeadline(src.lockReady(), deadline),
-    ]);
+    const [storage, lockReady] = await Promise.all([storageAnswer.get(), lockAnswer.get()]);
     return { storage, iamReady: src.iamReady(), lockReady: lockReady === true, readyNeedsLock: src.readyNeedsLock === true };
   };
   const liveBody = () => ({

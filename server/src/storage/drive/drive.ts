@@ -66,8 +66,11 @@ export interface Drive {
   /** Writes the format file atomically and creates the system area. */
   writeFormat(data: Buffer): Promise<void>;
   diskInfo(): Promise<DiskInfo>;
-  /** Removes leftovers of interrupted writes (temp and trash areas). */
-  cleanTemp(): Promise<void>;
+  /**
+   * Removes leftovers of interrupted writes (temp and trash areas). Entries modified within the last `olderThanMs`
+   * are kept: in a cluster, other nodes may be writing into this drive's temp area right now.
+   */
+  cleanTemp(olderThanMs?: number): Promise<void>;
 
   makeVolume(volume: string, meta: Buffer): Promise<void>;
   /** Returns the volume metadata; VolumeNotFoundError when absent. */

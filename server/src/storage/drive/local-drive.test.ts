@@ -85,3 +85,19 @@ test('names that would escape the drive are refused', async (t) => {
   await assert.rejects(drive.openShardReader('b', 'k', '../../x', 'part.1'), InvalidDrivePathError);
   await assert.rejects(drive.listSysDir('tmp/../..'), InvalidDrivePathError);
 });
+
+test('cleanTemp(olderThanMs) keeps temp entries written within the grace period (peers write there) and removes older ones', async (t) => {
+  const { root, drive } = await fresh(t);
+  await drive.writeFormat(Buffer.from('{}'));
+  const tmp = join(root, '.svc.sys', 'tmp');
+  const { mkdir, utimes, writeFile } = await import('node:fs/promises');
+  await mkdir(join(tmp, 'old-upload'));
+  await writeFile(join(tmp, 'old-upload', 'part.1'), 'x');
+  await writeFile(join(tmp, 'fresh.part'), 'y');
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  await utimes(join(tmp, 'old-upload'), hourAgo, hourAgo);
+  await drive.cleanTemp(600_000);
+  assert.deepEqual((await readdir(tmp)).sort(), ['fresh.part']);
+  await drive.cleanTemp();
+  assert.deepEqual(await readdir(tmp), []);
+});

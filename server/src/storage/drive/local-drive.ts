@@ -120,14 +120,18 @@ export class LocalDrive implements Drive {
     }
   }
 
-  async cleanTemp(): Promise<void> {
+  async cleanTemp(olderThanMs = 0): Promise<void> {
     if ((await this.#rootState()) === 'ok') {
       for (const area of SYS_AREAS) await mkdir(join(this.#sys, area), { recursive: true });
     }
+    const cutoff = Date.now() - olderThanMs;
     for (const dir of [this.#tmp, join(this.#sys, TRASH_DIR)]) {
       try {
         const names = await readdir(dir);
-        await Promise.all(names.map((n) => rm(join(dir, n), { recursive: true, force: true })));
+        await Promise.all(names.map(async (n) => {
+          if (olderThanMs > 0 && ((await stat(join(dir, n)).catch(() => undefined))?.mtimeMs ?? 0) > cutoff) return;
+          await rm(join(dir, n), { recursive: true, force: true });
+        }));
       } catch (err) {
         if (errno(err) !== 'ENOENT') throw await this.#mapError(err, dir);
       }

@@ -25,6 +25,7 @@ export class DriveMonitor implements DriveChecker {
   readonly #logger: StorageLogger;
   readonly #timer: NodeJS.Timeout;
   readonly #progress: DriveHealTracker | undefined;
+  readonly #tempGraceMs: number;
   #running: Promise<void> | undefined;
   #stopped = false;
 
@@ -32,8 +33,11 @@ export class DriveMonitor implements DriveChecker {
     sets: readonly ErasureSet[]; reference: DriveFormat; heals: HealQueue; logger: StorageLogger; intervalMs: number;
     /** Records the progress of full-drive heals (Storage.healStatus). */
     progress?: DriveHealTracker;
+    /** Temp entries younger than this survive the cleaning of a drive that comes back (OpenStorageOptions.tempGraceMs). */
+    tempGraceMs?: number;
   }) {
     this.#sets = deps.sets;
+    this.#tempGraceMs = deps.tempGraceMs ?? 0;
     this.#progress = deps.progress;
     this.#reference = deps.reference;
     this.#heals = deps.heals;
@@ -110,7 +114,8 @@ export class DriveMonitor implements DriveChecker {
   }
 
   async #cameBack(set: ErasureSet, slot: SetDrive, fresh: boolean): Promise<void> {
-    await slot.drive.cleanTemp();
+    // A remote drive's temp area is its owner's to clean (other nodes may be writing there).
+    if (slot.drive.isLocal) await slot.drive.cleanTemp(this.#tempGraceMs);
     await restoreBuckets(this.#sets, slot);
     slot.state = 'online';
     if (!fresh) this.#logger.info(`drive ${slot.drive.endpoint} is back online, healing`);

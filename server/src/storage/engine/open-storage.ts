@@ -37,6 +37,11 @@ export interface OpenStorageOptions {
   locker?: NamespaceLocker;
   /** How often offline drives are re-checked (default 3000 ms). */
   driveCheckIntervalMs?: number;
+  /**
+   * Temp-area entries younger than this are kept when a local drive is cleaned at start or when it comes back
+   * (default 0: one process owns every drive). Cluster nodes pass a grace period: peers write into these areas.
+   */
+  tempGraceMs?: number;
   /** Background scanner settings (scanner.ts); `false` leaves it off (Storage.runScanCycle still works). */
   scanner?: ScannerOptions | false;
 }
@@ -200,7 +205,9 @@ async function openPool(opts: OpenStorageOptions, deploymentId: string | undefin
     try {
       const f = decodeFormat(await slot.drive.readFormat());
       if (f.thisDrive !== slot.uuid) return;
-      await slot.drive.cleanTemp();
+      // Only the node owning a drive cleans its temp area, and in a cluster only old leftovers: another node's
+      // in-flight write (or format) lives there too.
+      if (slot.drive.isLocal) await slot.drive.cleanTemp(opts.tempGraceMs ?? 0);
       slot.state = 'online';
     } catch { /* stays offline; the monitor retries */ }
   }));
@@ -211,7 +218,7 @@ async function openPool(opts: OpenStorageOptions, deploymentId: string | undefin
   }));
   const layer = new ErasureSets(reference.deploymentId, sets, heals);
   const driveHeals = new DriveHealTracker(sets);
-  monitor = new DriveMonitor({ sets, reference, heals, logger, intervalMs: opts.driveCheckIntervalMs ?? 3000, progress: driveHeals });
+  monitor = new DriveMonitor({ sets, reference, heals, logger, intervalMs: opts.driveCheckIntervalMs ?? 3000, progress: driveHeals, tempGraceMs: opts.tempGraceMs ?? 0 });
   layer.setChecker(monitor);
   for (const set of sets) {
     for (const slot of set.drives) {
