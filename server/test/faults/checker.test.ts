@@ -90,6 +90,6 @@ test('listings must agree with reads on every node', () => {
   assert.deepEqual(checkHistory(h, final, [listed([['a', 10]])]).listing, []);
   const r = checkHistory(h, final, [listed([['a', 10]]), listed([['b', 3]]), listed([['a', 9], ['x', 1]])]);
   assert.deepEqual(r.listing.map((f) => f.problem), [
-    'readable but not listed by node 2', 'listed by node 2 but absent', 'node 3 lists size 9, reads 10', 'node 3 lists a key outside the key space',
+    'readable but not listed by node 2', 'listed by node 2 but absent', 'node 3 lists size 9, reads 10', 'node 3 lists a key nobody wrote',
   ]);
 });

@@ -125,7 +125,8 @@ export function checkHistory(
       if (value !== null && listed === undefined) result.listing.push({ key, problem: `readable but not listed by node ${n + 1}` });
       if (value !== null && listed !== undefined && listed !== value.size) result.listing.push({ key, problem: `node ${n + 1} lists size ${listed}, reads ${value.size}` });
     }
-    for (const key of listing.keys()) if (!final.has(key)) result.listing.push({ key, problem: `node ${n + 1} lists a key outside the key space` });
+    // A key written but not in `final` (it did not read) is reported by the caller; one nobody wrote is a finding here.
+    for (const key of listing.keys()) if (!final.has(key) && !by.has(key)) result.listing.push({ key, problem: `node ${n + 1} lists a key nobody wrote` });
   });
   return result;
 }

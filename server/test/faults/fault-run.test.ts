@@ -10,11 +10,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { decodeObjectMeta } from '../../src/storage/format/index.js';
-import { objectDir } from '../helpers/drive-files.js';
+import { listFiles, objectDir } from '../helpers/drive-files.js';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { adminCall } from '../admin/admin-client.js';
 import { bodyBytes, eventually } from '../helpers/s3-client.js';
@@ -43,13 +43,17 @@ interface HealQueueCounters {
   failed: number;
 }
 
-/** The key's state through node client `s3`: its content, absent (null), or undefined while it does not read. */
-async function readFinal(s3: S3Client, key: string): Promise<FinalValue | null | undefined> {
+/** The key's state through node client `s3`: its content, absent (null), or why it did not read. */
+async function readFinal(s3: S3Client, key: string): Promise<FinalValue | null | { error: string }> {
+  const t0 = Date.now();
   try {
-    const body = await bodyBytes((await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))).Body);
+    const res = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }), { abortSignal: AbortSignal.timeout(20_000) });
+    const body = await bodyBytes(res.Body);
     return { sha: sha(body), size: body.length };
   } catch (err) {
-    return (err as { name?: string }).name === 'NoSuchKey' ? null : undefined;
+    const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+    if (e.name === 'NoSuchKey') return null;
+    return { error: `${e.$metadata?.httpStatusCode ?? '-'} ${e.name ?? ''} ${e.message ?? ''} after ${Date.now() - t0} ms` };
   }
 }
 
@@ -83,6 +87,10 @@ function describeKey(c: TestCluster, history: History, key: string, since: numbe
       }
     });
     lines.push(`#   node ${n.index}: ${drives.join(' ')}`);
+    const parts = [1, 2, 3, 4].map((d) => `d${d}:[${listFiles(objectDir(c.drive(n.index, d), BUCKET, key))
+      .filter((f) => /\/part\.\d+$/.test(f)).map((f) => `${f.split('/').slice(-2).join('/').slice(0, 8)}…${f.split('/').at(-1)}=${statSync(f).size}`).join(' ')}]`);
+    lines.push(`#     shards ${parts.join(' ')}`);
+    for (const line of n.output().split('\n').filter((l) => l.includes(key)).slice(-5)) lines.push(`#     log: ${line.slice(0, 400)}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -132,10 +140,11 @@ test('fault run: no acknowledged write lost, nothing corrupt, under kills, bit f
   for (const [i, key] of KEYS.entries()) {
     const views: (FinalValue | null)[] = [];
     for (const n of [i % NODES, (i + 1) % NODES]) {
-      let v: FinalValue | null | undefined;
-      await eventually(async () => (v = await readFinal(s3[n]!, key)) !== undefined, 30_000);
-      if (v === undefined) unreadable.push({ key, problem: `does not read through node ${n + 1}` });
-      else views.push(v);
+      let v: FinalValue | null | { error: string } = { error: 'not read' };
+      await eventually(async () => { v = await readFinal(s3[n]!, key); return v === null || !('error' in v); }, 30_000);
+      const got: FinalValue | null | { error: string } = v;
+      if (got !== null && 'error' in got) unreadable.push({ key, problem: `does not read through node ${n + 1}: ${got.error}` });
+      else views.push(got);
     }
     if (views.length === 2 && JSON.stringify(views[0]) !== JSON.stringify(views[1])) {
       unreadable.push({ key, problem: `nodes disagree: ${JSON.stringify(views)}` });

@@ -6,7 +6,9 @@
  * online again before the next one (a restarted node's drives stay offline in its peers' view for a while), so
  * at most one node or drive is away at a time: the faults stay within what EC:4 promises to survive;
  * bit flips only damage an object version whose record is present on enough drives that one more bad shard
- * stays within the parity (EC:4 of 16: at least 14 holders before the flip), once per version.
+ * stays within the parity (EC:4 of 16: at least 14 holders before the flip), once per version. A holder has the
+ * version's record and every part file it names: a multipart upload completed just after a node came back has
+ * records on all 16 drives but part data only where the parts were uploaded, until healed.
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,18 +43,39 @@ export interface FaultTarget {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** True when every node answers /health/ready 200 and counts all `drives` drives online. */
-export async function allDrivesOnline(cluster: TestCluster, drives: number): Promise<boolean> {
-  for (const n of cluster.nodes) {
+/** How many drives each node (1-based index → count) reports online in /health/ready; undefined when it does not answer 200. */
+async function onlineDrivesSeen(cluster: TestCluster): Promise<(number | undefined)[]> {
+  return Promise.all(cluster.nodes.map(async (n) => {
     try {
       const r = await fetch(`${n.url}/health/ready`, { signal: AbortSignal.timeout(5_000) });
       const body = await r.json() as { details?: { storage?: { onlineDrives?: number } } };
-      if (r.status !== 200 || body.details?.storage?.onlineDrives !== drives) return false;
+      return r.status === 200 ? body.details?.storage?.onlineDrives : undefined;
     } catch {
-      return false;
+      return undefined;
     }
+  }));
+}
+
+/**
+ * Polls until every node but `except` reports fewer than `drives` drives online (bounded by `ms`). The probes may
+ * answer from a recent earlier check while a new one runs (http/health/latest-answer.ts); once a node has reported
+ * the fault, a later "all online" from it comes from a check that began after the fault, so the settle that follows
+ * cannot be fooled by an answer from before the fault.
+ */
+async function waitFaultSeen(cluster: TestCluster, drives: number, except: number | undefined, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  const seen = new Set<number>();
+  for (;;) {
+    (await onlineDrivesSeen(cluster)).forEach((n, i) => { if (n !== undefined && n < drives) seen.add(i + 1); });
+    if (cluster.nodes.every((n) => n.index === except || seen.has(n.index))) return true;
+    if (Date.now() > end) return false;
+    await sleep(250);
   }
-  return true;
+}
+
+/** True when every node answers /health/ready 200 and counts all `drives` drives online. */
+export async function allDrivesOnline(cluster: TestCluster, drives: number): Promise<boolean> {
+  return (await onlineDrivesSeen(cluster)).every((n) => n === drives);
 }
 
 /** Polls {@link allDrivesOnline} until it holds or `ms` passes; returns whether it held. */
@@ -67,12 +90,24 @@ export async function waitAllDrivesOnline(cluster: TestCluster, drives: number, 
 
 /** The identity of the version a metadata record describes, or undefined when it does not decode. */
 function versionOf(metaFile: string): string | undefined {
+  return readVersion(metaFile)?.id;
+}
+
+function readVersion(metaFile: string): { id: string; files: string[] } | undefined {
   try {
     const m = decodeObjectMeta(readFileSync(metaFile));
-    return `${m.key}|${m.versionId}|${m.modTime}|${m.dataDir ?? 'inline'}`;
+    const dir = join(metaFile, '..');
+    const files = m.dataDir === null ? [] : m.parts.map((p) => join(dir, m.dataDir!, `part.${p.number}`));
+    return { id: `${m.key}|${m.versionId}|${m.modTime}|${m.dataDir ?? 'inline'}`, files };
   } catch {
     return undefined;
   }
+}
+
+/** True when `metaFile` describes `version` and the drive holds every part file of it. */
+function holds(metaFile: string, version: string): boolean {
+  const v = readVersion(metaFile);
+  return v !== undefined && v.id === version && v.files.every((f) => existsSync(f));
 }
 
 /** Flips one random bit of `file` in place (the file keeps its size and inode). */
@@ -124,7 +159,7 @@ export async function runFaults(target: FaultTarget, rng: Rng, stop: () => boole
   const holders = (key: string, version: string): number => {
     let n = 0;
     for (let i = 1; i <= nodes; i++) {
-      for (let d = 1; d <= drives; d++) if (versionOf(join(objectDir(cluster.drive(i, d), bucket, key), 'xl.meta')) === version) n++;
+      for (let d = 1; d <= drives; d++) if (holds(join(objectDir(cluster.drive(i, d), bucket, key), 'xl.meta'), version)) n++;
     }
     return n;
   };
@@ -156,8 +191,10 @@ export async function runFaults(target: FaultTarget, rng: Rng, stop: () => boole
         const node = rng.int(1, nodes);
         const down = rng.int(2_000, 6_000);
         note(`kill -9 node ${node} for ${down} ms`);
+        const killed = Date.now();
         await cluster.kill9(node);
-        await sleep(down);
+        if (!await waitFaultSeen(cluster, nodes * drives, node, 20_000)) note('the other nodes did not report the dead node\'s drives offline');
+        await sleep(down - (Date.now() - killed));
         await cluster.start(node);
         note(`node ${node} restarted`);
         return true;
@@ -181,9 +218,11 @@ export async function runFaults(target: FaultTarget, rng: Rng, stop: () => boole
         const dir = cluster.drive(node, drive);
         const away = `${dir}.away`;
         const hold = rng.int(2_000, 5_000);
+        const gone = Date.now();
         renameSync(dir, away);
         note(`drive node ${node} d${drive} renamed away for ${hold} ms`);
-        await sleep(hold);
+        if (!await waitFaultSeen(cluster, nodes * drives, undefined, 20_000)) note('not every node reported the drive offline');
+        await sleep(hold - (Date.now() - gone));
         // The server never recreates a missing drive root; if it did, its contents would be set aside (a lost shard each).
         if (existsSync(dir)) renameSync(dir, `${dir}.stray-${Date.now()}`);
         renameSync(away, dir);
