@@ -10,7 +10,7 @@
  * - stale reads during the run: a value that an acknowledged write had already replaced before the read began;
  *   one kind is counted apart, `absentDuringOverwrite`: "absent" read while an overwrite of the key was in flight
  *   (the engine's GET takes no read lock, so it can see a commit half done, no record at quorum, and answer
- *   NoSuchKey — a known bug reported with this checker; every other stale read fails the run);
+ *   NoSuchKey — a known bug reported with this checker);
  * - listing mismatches: keys listed that do not read, or read but are not listed, or listed with another size.
  */
 import type { History, WriteOp } from './history.js';
