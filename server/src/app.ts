@@ -9,6 +9,7 @@ import { adminPlugin, type AdminPluginOptions } from './http/admin/index.js';
 import { consolePlugin, type ConsoleServices } from './http/console/index.js';
 import { healthPlugin, type HealthSources } from './http/health/index.js';
 import { installS3ClientErrorHandler, s3FrameworkErrors, s3Plugin } from './http/s3/index.js';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http/shared/index.js';
 import type { IdentityAuthority } from './iam/index.js';
 import type { ObjectLayer } from './storage/index.js';
 import type { LocalKms } from './crypto/index.js';
@@ -32,6 +33,8 @@ export interface ApiDeps {
   sseCOverHttp?: boolean;
   /** The admin API under /svc/admin/v3/ (issue 5); absent: no admin API. */
   admin?: AdminPluginOptions;
+  /** Connection limits (header size, header timeout, idle timeout); DEFAULT_HTTP_LIMITS for what is not given. */
+  limits?: Partial<HttpLimits>;
 }
 
 /** The internal routes of a cluster node, all authenticated with the node token. */
@@ -52,6 +55,19 @@ const COMMON_OPTIONS = {
   requestTimeout: 0,
   keepAliveTimeout: 65_000,
 } as const;
+
+/**
+ * Fastify/Node options for `limits`. The header timeout is what stops slowloris clients: the whole header
+ * section must arrive within it, however slowly it trickles (requestTimeout stays 0 so that long uploads live).
+ */
+function limitOptions(limits: HttpLimits): {
+  http: { maxHeaderSize: number; connectionsCheckingInterval: number }; connectionTimeout: number;
+} {
+  return {
+    http: { maxHeaderSize: limits.maxHeaderBytes, connectionsCheckingInterval: limits.connectionsCheckIntervalMs },
+    connectionTimeout: limits.idleTimeoutMs,
+  };
+}
 
 /** One registered route: a method and the URL pattern (`:param`, `*`). */
 export interface RouteEntry {
@@ -78,7 +94,9 @@ export function routeTable(app: FastifyInstance): readonly RouteEntry[] {
 /** The S3 API + admin + probes listener (:9000). */
 export async function buildApiApp(deps: ApiDeps): Promise<FastifyInstance> {
   // frameworkErrors: a URL fastify cannot decode still gets S3's InvalidURI XML, not fastify's JSON 400.
-  const app = Fastify({ ...COMMON_OPTIONS, loggerInstance: deps.logger, frameworkErrors: s3FrameworkErrors });
+  const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...deps.limits };
+  const app = Fastify({ ...COMMON_OPTIONS, ...limitOptions(limits), loggerInstance: deps.logger, frameworkErrors: s3FrameworkErrors });
+  app.server.headersTimeout = limits.headersTimeoutMs;
   recordRoutes(app);
   // Probes first and outside the S3 auth scope: they need no authentication (SPEC §4).
   await app.register(healthPlugin, { enabled: deps.healthEnabled, sources: deps.healthSources });
@@ -96,7 +114,7 @@ export async function buildApiApp(deps: ApiDeps): Promise<FastifyInstance> {
     ...(deps.kms !== undefined ? { kms: deps.kms } : {}),
     ...(deps.sseCOverHttp === true ? { allowSseCOverHttp: true } : {}),
   });
-  installS3ClientErrorHandler(app.server);
+  installS3ClientErrorHandler(app.server, { maxHeaderBytes: limits.maxHeaderBytes });
   return app;
 }
 
@@ -112,7 +130,10 @@ export interface ConsoleDeps {
 
 /** The console listener (:9001). */
 export async function buildConsoleApp(deps: ConsoleDeps): Promise<FastifyInstance> {
-  const app = Fastify({ ...COMMON_OPTIONS, loggerInstance: deps.logger });
+  // The console's WebSocket may sit idle between status updates: header limits only, no idle timeout.
+  const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, idleTimeoutMs: 0 };
+  const app = Fastify({ ...COMMON_OPTIONS, ...limitOptions(limits), loggerInstance: deps.logger });
+  app.server.headersTimeout = limits.headersTimeoutMs;
   recordRoutes(app);
   await app.register(consolePlugin, {
     version: deps.version,

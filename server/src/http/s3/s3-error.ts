@@ -63,6 +63,7 @@ export const S3_ERRORS = {
   ObjectLockConfigurationNotFoundError: { status: 404, message: 'Object Lock configuration does not exist for this bucket' },
   PreconditionFailed: { status: 412, message: 'At least one of the preconditions that you specified did not hold.' },
   RequestHeaderSectionTooLarge: { status: 400, message: 'Your request header section exceeds the maximum allowed size.' },
+  RequestTimeout: { status: 400, message: 'Your socket connection to the server was not read from or written to within the timeout period.' },
   RequestTimeTooSkewed: { status: 403, message: 'The difference between the request time and the server\'s time is too large.' },
   // Not in AWS's list: quorum loss is a server-side availability problem, so we answer 503 with the
   // standard "ServiceUnavailable" code (SDKs retry it) and a message that tells operators what to do.

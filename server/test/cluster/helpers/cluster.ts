@@ -5,7 +5,7 @@
  * namespace with its own directory bind-mounted on the common path, so it sees only its own drives there.
  * Needs root (the tests run as root, as CI does).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, rmdirSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -106,6 +106,15 @@ export interface PoolShape {
   drivesPerNode: number;
 }
 
+/** A drive that is its own small filesystem (a tmpfs of fixed size), so a test can fill it up (ENOSPC). */
+export interface TmpfsDrive {
+  /** 1-based node number. */
+  node: number;
+  /** 1-based drive number on that node. */
+  drive: number;
+  sizeMiB: number;
+}
+
 /**
  * Starts a cluster and waits until every node serves S3: `nodes` nodes of `drivesPerNode` drives in one pool, or
  * `pools` (one ellipsis argument per pool, as `svc server http://127.0.0.{1...4}:P/m/d{1...4} http://127.0.0.{5...8}:P/m/d{1...2}`).
@@ -114,6 +123,11 @@ export async function startCluster(opts: {
   nodes: number; drivesPerNode: number; pools?: PoolShape[]; env?: Record<string, string>;
   /** Also run the console on every node, on 127.0.0.i:<another common port> (default: console disabled). */
   console?: boolean;
+  /**
+   * Drives mounted as a tmpfs of fixed size (in the test's namespace, so their contents survive node restarts);
+   * the nodes then bind their directory recursively so they see these mounts. Unmounted by destroy().
+   */
+  tmpfsDrives?: readonly TmpfsDrive[];
 }): Promise<TestCluster> {
   const pools = opts.pools ?? [{ nodes: opts.nodes, drivesPerNode: opts.drivesPerNode }];
   const total = pools.reduce((a, p) => a + p.nodes, 0);
@@ -148,6 +162,24 @@ export async function startCluster(opts: {
     };
     return node;
   });
+  const tmpfsMounts: string[] = [];
+  const unmountTmpfs = (): void => {
+    for (const m of tmpfsMounts.splice(0)) {
+      try { execFileSync('umount', ['-l', m], { stdio: 'ignore' }); } catch { /* not mounted */ }
+    }
+  };
+  try {
+    for (const t of opts.tmpfsDrives ?? []) {
+      const at = join(root, `node${t.node}`, `d${t.drive}`);
+      execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${t.sizeMiB}m`, 'tmpfs', at]);
+      tmpfsMounts.push(at);
+    }
+  } catch (err) {
+    unmountTmpfs();
+    rmSync(root, { recursive: true, force: true });
+    throw err;
+  }
+  const bind = tmpfsMounts.length > 0 ? '--rbind' : '--bind';
   const nodeOf = (i: number): ClusterNode => {
     const n = nodes[i - 1];
     if (n === undefined) throw new Error(`no node ${i}`);
@@ -173,7 +205,7 @@ export async function startCluster(opts: {
       };
       // unshare and sh exec in place, so the pid is node's own and kill -9 hits the server itself.
       const proc = spawn('unshare', ['--mount', '--propagation', 'private', 'sh', '-c',
-        'mount --bind "$1" "$2" && shift 2 && exec "$@"', 'sh', node.dir, mount, process.execPath, ...svcNodeArgs()],
+        `mount ${bind} "$1" "$2" && shift 2 && exec "$@"`, 'sh', node.dir, mount, process.execPath, ...svcNodeArgs()],
       { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       proc.stdout?.on('data', (c: Buffer) => { out += c.toString(); });
@@ -196,6 +228,7 @@ export async function startCluster(opts: {
     },
     async destroy() {
       await Promise.all(nodes.map((n) => cluster.kill9(n.index)));
+      unmountTmpfs();
       rmSync(root, { recursive: true, force: true });
       try { rmdirSync(mount); } catch { /* already gone */ }
     },

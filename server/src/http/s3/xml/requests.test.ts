@@ -46,6 +46,18 @@ test('decodeCompleteMultipartUpload unquotes ETags and keeps per-part checksums'
   }
 });
 
+test('decodeCompleteMultipartUpload: part numbers outside 1..10000 and more than 10,000 parts are InvalidArgument', () => {
+  const part = (n: number | string): string => `<Part><PartNumber>${n}</PartNumber><ETag>e</ETag></Part>`;
+  const isInvalidArgument = (e: unknown): boolean => e instanceof S3Error && e.code === 'InvalidArgument';
+  for (const n of ['0', '10001', '99999']) {
+    assert.throws(() => decodeCompleteMultipartUpload(Buffer.from(`<CompleteMultipartUpload>${part(n)}</CompleteMultipartUpload>`)), isInvalidArgument, n);
+  }
+  assert.equal(decodeCompleteMultipartUpload(Buffer.from(`<CompleteMultipartUpload>${part(10000)}</CompleteMultipartUpload>`))[0]?.partNumber, 10000);
+  const many = Array.from({ length: 10_001 }, (_, i) => part(Math.min(i + 1, 10_000))).join('');
+  assert.throws(() => decodeCompleteMultipartUpload(Buffer.from(`<CompleteMultipartUpload>${many}</CompleteMultipartUpload>`)), (e: unknown) => (
+    isInvalidArgument(e) && /at most 10000 parts/.test((e as Error).message)));
+});
+
 test('decodeCreateBucketConfiguration accepts an empty body or a LocationConstraint', () => {
   assert.deepEqual(decodeCreateBucketConfiguration(Buffer.alloc(0)), {});
   assert.deepEqual(

@@ -42,17 +42,30 @@ export function unquoteEtag(etag: string): string {
   return t.length >= 2 && t.startsWith('"') && t.endsWith('"') ? t.slice(1, -1) : t;
 }
 
+/** Most parts of one multipart upload, and the highest part number. */
+const MAX_PARTS = 10_000;
+
 /**
  * Decodes a `<CompleteMultipartUpload>` body. Structure errors are MalformedXML; order and existence of
  * parts are checked later (InvalidPartOrder / InvalidPart), as AWS does.
  */
 export function decodeCompleteMultipartUpload(body: Buffer): CompletePartRequest[] {
   const root = parseXmlBody(body, 'CompleteMultipartUpload');
-  const parts = elementsOf(root, 'Part').map((p) => {
+  const elements = elementsOf(root, 'Part');
+  // An upload has at most 10,000 parts numbered 1..10,000 (https://docs.aws.amazon.com/AmazonS3/latest/userguide/qfacts.html).
+  if (elements.length > MAX_PARTS) {
+    throw new S3Error('InvalidArgument', { message: `A multipart upload has at most ${MAX_PARTS} parts.`, extra: { ArgumentName: 'Part', ArgumentValue: String(elements.length) } });
+  }
+  const parts = elements.map((p) => {
     const num = textOf(p, 'PartNumber')?.trim();
     const etag = textOf(p, 'ETag');
     if (num === undefined || etag === undefined || !/^\d{1,5}$/.test(num)) {
       throw new S3Error('MalformedXML', { message: 'Each Part must have a PartNumber and an ETag.' });
+    }
+    if (Number(num) < 1 || Number(num) > MAX_PARTS) {
+      throw new S3Error('InvalidArgument', {
+        message: `Part number must be an integer between 1 and ${MAX_PARTS}, inclusive`, extra: { ArgumentName: 'PartNumber', ArgumentValue: num },
+      });
     }
     const checksums: ChecksumValues = {};
     for (const alg of CHECKSUM_ALGORITHMS) {
