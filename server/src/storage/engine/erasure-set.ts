@@ -7,7 +7,7 @@ import { onEach, readQuorum, writeQuorum } from '../erasure/index.js';
 import type { DriveResult } from '../erasure/index.js';
 import { decodeObjectRecord, isDeleteMarker } from '../format/index.js';
 import type { ObjectMeta, ObjectRecord } from '../format/index.js';
-import type { NamespaceLocker } from './locker.js';
+import type { NamespaceLocker, Unlock } from './locker.js';
 import type { ObjectInfo } from './object-layer.js';
 import { fromLockMeta } from './lock-state.js';
 import type { SetDrive } from './set-drive.js';
@@ -243,9 +243,19 @@ export class ErasureSet {
     try {
       q = this.pickQuorum(bucket, key, results);
     } catch (err) {
-      const split = (err instanceof ObjectNotFoundError || err instanceof InsufficientReadQuorumError) && results.some((r) => r.ok);
+      // Only a disagreement is retried: enough drives answered (records or "not found") but no record reached
+      // quorum. Too few drives answering is an outage, answered at once (no lock wait, and the lock may be
+      // unreachable for the same reason).
+      const answered = results.filter((r) => r.ok || r.error instanceof FileNotFoundError).length;
+      const split = (err instanceof ObjectNotFoundError || err instanceof InsufficientReadQuorumError)
+        && results.some((r) => r.ok) && answered >= this.readQuorum;
       if (!split) throw err;
-      const unlock = await this.locker.lock(`${bucket}/${key}`);
+      let unlock: Unlock;
+      try {
+        unlock = await this.locker.lock(`${bucket}/${key}`);
+      } catch {
+        throw err;
+      }
       try {
         q = this.pickQuorum(bucket, key, await this.readMetas(bucket, key));
       } finally {
