@@ -12,28 +12,20 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3ServiceException, type S3Client,
+  CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { makeRpcToken } from '../../src/cluster/index.js';
 import { objectDir } from '../helpers/drive-files.js';
-import { bodyBytes, eventually, s3Client } from '../helpers/s3-client.js';
-import { startCluster, type TestCluster } from './helpers/cluster.js';
+import { bodyBytes, eventually } from '../helpers/s3-client.js';
+import { nodeClients, startCluster, type TestCluster } from './helpers/cluster.js';
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 const BUCKET = 'cluster';
 
 let c: TestCluster;
-const clients = new Map<number, S3Client>();
+const clients = nodeClients(() => c);
+const s3 = clients.s3;
 const objects = new Map<string, string>();
-
-function s3(i: number): S3Client {
-  let cl = clients.get(i);
-  if (cl === undefined) {
-    cl = s3Client(c.nodes[i - 1]!.url, c.credentials.accessKey, c.credentials.secretKey);
-    clients.set(i, cl);
-  }
-  return cl;
-}
 
 async function put(i: number, key: string, body: Buffer): Promise<void> {
   await s3(i).send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body }));
@@ -76,7 +68,7 @@ before(async () => {
 });
 
 after(async () => {
-  for (const cl of clients.values()) cl.destroy();
+  clients.destroy();
   await c?.destroy();
 });
 

@@ -10,28 +10,20 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { bodyBytes, s3Client } from '../helpers/s3-client.js';
-import { startCluster, type TestCluster } from './helpers/cluster.js';
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { bodyBytes } from '../helpers/s3-client.js';
+import { nodeClients, startCluster, type TestCluster } from './helpers/cluster.js';
 
 let c: TestCluster;
-const clients = new Map<number, S3Client>();
-
-function s3(i: number): S3Client {
-  let cl = clients.get(i);
-  if (cl === undefined) {
-    cl = s3Client(c.nodes[i - 1]!.url, c.credentials.accessKey, c.credentials.secretKey);
-    clients.set(i, cl);
-  }
-  return cl;
-}
+const clients = nodeClients(() => c);
+const s3 = clients.s3;
 
 before(async () => {
   c = await startCluster({ nodes: 4, drivesPerNode: 4 });
 });
 
 after(async () => {
-  for (const cl of clients.values()) cl.destroy();
+  clients.destroy();
   await c?.destroy();
 });
 

@@ -9,27 +9,19 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { objectDir } from '../helpers/drive-files.js';
-import { bodyBytes, eventually, s3Client } from '../helpers/s3-client.js';
-import { startCluster, type TestCluster } from './helpers/cluster.js';
+import { bodyBytes, eventually } from '../helpers/s3-client.js';
+import { nodeClients, startCluster, type TestCluster } from './helpers/cluster.js';
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 const BUCKET = 'pooled';
 const POOL_NODES = [[1, 2, 3, 4], [5, 6, 7, 8]] as const;
 
 let c: TestCluster;
-const clients = new Map<number, S3Client>();
+const clients = nodeClients(() => c);
+const s3 = clients.s3;
 const objects = new Map<string, string>();
-
-function s3(i: number): S3Client {
-  let cl = clients.get(i);
-  if (cl === undefined) {
-    cl = s3Client(c.nodes[i - 1]!.url, c.credentials.accessKey, c.credentials.secretKey);
-    clients.set(i, cl);
-  }
-  return cl;
-}
 
 async function readSha(i: number, key: string): Promise<string> {
   return sha(await bodyBytes((await s3(i).send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))).Body));
@@ -57,7 +49,7 @@ before(async () => {
 });
 
 after(async () => {
-  for (const cl of clients.values()) cl.destroy();
+  clients.destroy();
   await c?.destroy();
 });
 

@@ -3,35 +3,13 @@
  * Object Lock, a PUT with GOVERNANCE retention, the version delete refused, retention read back, the governance
  * bypass, a legal hold that blocks even the bypass, and a COMPLIANCE default retention.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSvc, type SvcProcess } from '../helpers/svc-process.js';
-import { runOk } from '../helpers/run.js';
+import { BOTO3_PRELUDE, boto3Suite } from '../helpers/boto3.js';
 
-let svc: SvcProcess;
-let work: string;
+const suite = boto3Suite('object-lock', { drives: 4 });
 
-before(async () => {
-  svc = await startSvc({ drives: 4 });
-  work = mkdtempSync(join(tmpdir(), 'svc-boto3-lock-'));
-});
-
-after(async () => {
-  await svc?.stop();
-  svc?.cleanup();
-  if (work) rmSync(work, { recursive: true, force: true });
-});
-
-const SCRIPT = `
-import sys, base64, hashlib, datetime, boto3
-from botocore.config import Config
-from botocore.exceptions import ClientError
-url, ak, sk = sys.argv[1:4]
-s3 = boto3.client('s3', endpoint_url=url, aws_access_key_id=ak, aws_secret_access_key=sk, region_name='us-east-1',
-                  config=Config(s3={'addressing_style': 'path'}, signature_version='s3v4', retries={'max_attempts': 1}))
+const SCRIPT = `${BOTO3_PRELUDE}import sys, base64, hashlib, datetime, boto3
 def md5(b):
     return base64.b64encode(hashlib.md5(b).digest()).decode()
 def code(fn):
@@ -91,8 +69,6 @@ print('boto3 object lock ok', boto3.__version__)
 `;
 
 test('boto3: object lock bucket, retention, refused delete, governance bypass, legal hold, default COMPLIANCE retention', async () => {
-  const path = join(work, 'object_lock.py');
-  writeFileSync(path, SCRIPT);
-  const r = await runOk('/usr/bin/python3', [path, svc.url, svc.accessKey, svc.secretKey]);
+  const r = await suite.run('object_lock', SCRIPT);
   assert.match(r.stdout, /boto3 object lock ok/);
 });

@@ -3,34 +3,13 @@
  * generate_presigned_post, and a plain urllib multipart/form-data POST (no requests library) uploads through it;
  * the policy's conditions (key prefix, content-length-range) are enforced.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSvc, type SvcProcess } from '../helpers/svc-process.js';
-import { runOk } from '../helpers/run.js';
+import { BOTO3_PRELUDE, boto3Suite } from '../helpers/boto3.js';
 
-let svc: SvcProcess;
-let work: string;
+const suite = boto3Suite('presigned-post', { drives: 4 });
 
-before(async () => {
-  svc = await startSvc({ drives: 4 });
-  work = mkdtempSync(join(tmpdir(), 'svc-boto3-post-'));
-});
-
-after(async () => {
-  await svc?.stop();
-  svc?.cleanup();
-  if (work) rmSync(work, { recursive: true, force: true });
-});
-
-const SCRIPT = `
-import sys, uuid, urllib.request, urllib.error, boto3
-from botocore.config import Config
-url, ak, sk = sys.argv[1:4]
-s3 = boto3.client('s3', endpoint_url=url, aws_access_key_id=ak, aws_secret_access_key=sk, region_name='us-east-1',
-                  config=Config(s3={'addressing_style': 'path'}, signature_version='s3v4', retries={'max_attempts': 1}))
+const SCRIPT = `${BOTO3_PRELUDE}import sys, uuid, urllib.request, urllib.error, boto3
 B = 'boto-post'
 s3.create_bucket(Bucket=B)
 
@@ -81,8 +60,6 @@ print('boto3 presigned post ok', boto3.__version__)
 `;
 
 test('boto3: generate_presigned_post forms upload through urllib; policy conditions are enforced', async () => {
-  const path = join(work, 'presigned_post.py');
-  writeFileSync(path, SCRIPT);
-  const r = await runOk('/usr/bin/python3', [path, svc.url, svc.accessKey, svc.secretKey]);
+  const r = await suite.run('presigned_post', SCRIPT);
   assert.match(r.stdout, /boto3 presigned post ok/);
 });

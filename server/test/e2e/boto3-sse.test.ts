@@ -3,37 +3,15 @@
  * SSE-C PUT/GET/HEAD (botocore computes the key MD5), multipart through the transfer manager with SSE-C,
  * SSE-S3, copies between them, and GetObjectAttributes.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSvc, type SvcProcess } from '../helpers/svc-process.js';
-import { runOk } from '../helpers/run.js';
+import { BOTO3_PRELUDE, boto3Suite } from '../helpers/boto3.js';
 
-let svc: SvcProcess;
-let work: string;
+const suite = boto3Suite('sse', { drives: 4, env: { SVC_KMS_SECRET_KEY: `boto-key:${randomBytes(32).toString('base64')}` } });
 
-before(async () => {
-  svc = await startSvc({ drives: 4, env: { SVC_KMS_SECRET_KEY: `boto-key:${randomBytes(32).toString('base64')}` } });
-  work = mkdtempSync(join(tmpdir(), 'svc-boto3-sse-'));
-});
-
-after(async () => {
-  await svc?.stop();
-  svc?.cleanup();
-  if (work) rmSync(work, { recursive: true, force: true });
-});
-
-const SCRIPT = `
-import base64, io, os, sys, hashlib, boto3
+const SCRIPT = `${BOTO3_PRELUDE}import base64, io, os, sys, hashlib, boto3
 from boto3.s3.transfer import TransferConfig
-from botocore.config import Config
-from botocore.exceptions import ClientError
-url, ak, sk = sys.argv[1:4]
-s3 = boto3.client('s3', endpoint_url=url, aws_access_key_id=ak, aws_secret_access_key=sk, region_name='us-east-1',
-                  config=Config(s3={'addressing_style': 'path'}, signature_version='s3v4', retries={'max_attempts': 1}))
 B = 'boto-sse'
 s3.create_bucket(Bucket=B)
 key = os.urandom(16).hex()  # 32 ASCII characters: botocore takes str keys for every operation
@@ -75,8 +53,6 @@ print('boto3 sse ok', boto3.__version__)
 `;
 
 test('boto3: SSE-C objects and multipart transfers, SSE-S3, copies between them, GetObjectAttributes', async () => {
-  const path = join(work, 'sse.py');
-  writeFileSync(path, SCRIPT);
-  const r = await runOk('/usr/bin/python3', [path, svc.url, svc.accessKey, svc.secretKey]);
+  const r = await suite.run('sse', SCRIPT);
   assert.match(r.stdout, /boto3 sse ok/);
 });

@@ -2,35 +2,13 @@
  * Must show 2 (issue 8), versioning: Debian's python3-boto3 against a started server — enable versioning, two
  * PUTs, list_object_versions, get by VersionId, delete → delete marker, removing the marker restores the object.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSvc, type SvcProcess } from '../helpers/svc-process.js';
-import { runOk } from '../helpers/run.js';
+import { BOTO3_PRELUDE, boto3Suite } from '../helpers/boto3.js';
 
-let svc: SvcProcess;
-let work: string;
+const suite = boto3Suite('versioning', { drives: 4 });
 
-before(async () => {
-  svc = await startSvc({ drives: 4 });
-  work = mkdtempSync(join(tmpdir(), 'svc-boto3-versioning-'));
-});
-
-after(async () => {
-  await svc?.stop();
-  svc?.cleanup();
-  if (work) rmSync(work, { recursive: true, force: true });
-});
-
-const SCRIPT = `
-import sys, boto3
-from botocore.config import Config
-from botocore.exceptions import ClientError
-url, ak, sk = sys.argv[1:4]
-s3 = boto3.client('s3', endpoint_url=url, aws_access_key_id=ak, aws_secret_access_key=sk, region_name='us-east-1',
-                  config=Config(s3={'addressing_style': 'path'}, signature_version='s3v4', retries={'max_attempts': 1}))
+const SCRIPT = `${BOTO3_PRELUDE}import sys, boto3
 B = 'boto-versions'
 s3.create_bucket(Bucket=B)
 assert 'Status' not in s3.get_bucket_versioning(Bucket=B)
@@ -82,8 +60,6 @@ print('boto3 versioning ok', boto3.__version__)
 `;
 
 test('boto3: enable versioning, two PUTs, list_object_versions, get by VersionId, delete marker and its removal', async () => {
-  const path = join(work, 'versioning.py');
-  writeFileSync(path, SCRIPT);
-  const r = await runOk('/usr/bin/python3', [path, svc.url, svc.accessKey, svc.secretKey]);
+  const r = await suite.run('versioning', SCRIPT);
   assert.match(r.stdout, /boto3 versioning ok/);
 });

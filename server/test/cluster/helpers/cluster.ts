@@ -11,6 +11,8 @@ import { mkdirSync, mkdtempSync, rmSync, rmdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { s3Client } from '../../helpers/s3-client.js';
 import { svcNodeArgs } from '../../helpers/svc-process.js';
 
 /** Root credentials of a test cluster. */
@@ -240,4 +242,23 @@ export async function startCluster(opts: {
     throw err;
   }
   return cluster;
+}
+
+/** AWS SDK clients for the nodes of a test cluster, one per node, made on first use (`s3(1)` talks to node 1). */
+export function nodeClients(cluster: () => TestCluster): { s3(i: number): S3Client; destroy(): void } {
+  const clients = new Map<number, S3Client>();
+  return {
+    s3(i) {
+      let cl = clients.get(i);
+      if (cl === undefined) {
+        const c = cluster();
+        cl = s3Client(c.nodes[i - 1]!.url, c.credentials.accessKey, c.credentials.secretKey);
+        clients.set(i, cl);
+      }
+      return cl;
+    },
+    destroy() {
+      for (const cl of clients.values()) cl.destroy();
+    },
+  };
 }
