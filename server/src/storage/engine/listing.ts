@@ -27,8 +27,8 @@ interface Candidate {
   dir: boolean;
 }
 
-/** Union of a key directory's child segments over the set's drives. */
-async function listDirUnion(set: ErasureSet, bucket: string, dirKey: string): Promise<string[]> {
+/** Union of a key directory's child segments over the set's drives (read quorum of answers required). */
+export async function listDirUnion(set: ErasureSet, bucket: string, dirKey: string): Promise<string[]> {
   const res = await set.each((d) => d.listDir(bucket, dirKey));
   const names = new Set<string>();
   let answered = 0;

@@ -6,6 +6,7 @@ import type { ObjectMeta } from '../format/index.js';
 import type { ErasureSet, QuorumRecord } from './erasure-set.js';
 import { compareUtf8 } from './object-name.js';
 import { InsufficientReadQuorumError } from './storage-errors.js';
+import { listDirUnion } from './listing.js';
 
 /**
  * What the scanner (scanner.ts) reads: the buckets and candidate keys of one erasure set, and the
@@ -29,16 +30,7 @@ export async function setBuckets(set: ErasureSet): Promise<string[]> {
 
 /** Every name below `dirKey` that may be an object (the union over the set's drives), depth first. */
 export async function* candidateKeys(set: ErasureSet, bucket: string, dirKey: string): AsyncGenerator<string> {
-  const res = await set.each((d) => d.listDir(bucket, dirKey));
-  const names = new Set<string>();
-  let answered = 0;
-  for (const r of res) {
-    if (!r.ok) continue;
-    answered++;
-    for (const n of r.value) names.add(n);
-  }
-  if (answered < set.readQuorum) throw new InsufficientReadQuorumError(`cannot walk ${bucket}/${dirKey}: ${answered} of ${set.n} drives answered`);
-  for (const n of [...names].sort(compareUtf8)) {
+  for (const n of (await listDirUnion(set, bucket, dirKey)).sort(compareUtf8)) {
     yield dirKey + n;
     yield* candidateKeys(set, bucket, `${dirKey}${n}/`);
   }
