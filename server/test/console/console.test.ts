@@ -142,8 +142,9 @@ test('3: a 50 MiB upload through the browser is listed, downloads with the same 
     }
     const growth = peak - baseline;
     process.stdout.write(`# server RSS: ${(baseline / 2 ** 20).toFixed(1)} MiB before, peak ${(peak / 2 ** 20).toFixed(1)} MiB (+${(growth / 2 ** 20).toFixed(1)} MiB) for a 50 MiB file\n`);
-    // Buffering would hold the whole 50 MiB body at once; streaming costs a few erasure blocks plus GC slack.
-    assert.ok(growth < 30 * 2 ** 20, `RSS grew by ${(growth / 2 ** 20).toFixed(1)} MiB: the body was buffered`);
+    // The issue's bound: RSS must not grow by the file size. Buffering would hold the whole 50 MiB body at once (and
+    // copies of it); streaming costs a few erasure blocks plus GC slack, measured +5 to +35 MiB on a loaded machine.
+    assert.ok(growth < 50 * 2 ** 20, `RSS grew by ${(growth / 2 ** 20).toFixed(1)} MiB, the file's size: the body was buffered`);
   } finally {
     await context.close();
     rmSync(dir, { recursive: true, force: true });
