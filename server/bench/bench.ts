@@ -12,6 +12,7 @@
 import { Agent } from 'node:http';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { LeanS3 } from './lean-client.js';
 import { peakRssMiB, rssMiB } from './proc-stats.js';
 import { emit, markdownTable } from './report.js';
 import { huge, largeObjects, list10k, multipart, smallObjects, type BenchContext } from './scenarios.js';
@@ -43,10 +44,13 @@ async function main(): Promise<void> {
     requestHandler: new NodeHttpHandler({ httpAgent: new Agent({ keepAlive: true, maxSockets: 128 }) }),
     requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
   }));
+  const leans = t.urls.map((url) => new LeanS3(url, t.accessKey, t.secretKey));
   let turn = 0;
+  let leanTurn = 0;
   const ctx: BenchContext = {
     // Requests are spread over the nodes round-robin (one endpoint: always the same client).
     send: ((cmd: never) => clients[turn++ % clients.length]!.send(cmd)) as S3Client['send'],
+    lean: () => leans[leanTurn++ % leans.length]!,
     client: clients[0]!,
     bucket: `bench-${Date.now().toString(36)}`,
     seconds: Number(process.env.BENCH_SECONDS ?? 5),
@@ -69,6 +73,7 @@ async function main(): Promise<void> {
     emit({ scenario: 'server-memory', peakRssMiB: peak(), rssMiB: rss(), note: 'largest over the server processes' });
   } finally {
     for (const c of clients) c.destroy();
+    for (const l of leans) l.destroy();
     await t.stop();
     process.stderr.write(`\n${markdownTable()}\n`);
   }

@@ -4,15 +4,18 @@
  * carries the servers' CPU use over the scenario (percent of one core, summed over the server processes).
  */
 import { Readable } from 'node:stream';
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import type { LeanS3 } from './lean-client.js';
 import { cpuSeconds, peakRssMiB, rssMiB } from './proc-stats.js';
 import { emit } from './report.js';
 
 /** What every scenario gets. */
 export interface BenchContext {
-  /** Sends through the target's endpoints round-robin. */
+  /** Sends through the target's endpoints round-robin (AWS SDK). */
   send: S3Client['send'];
+  /** The lean client of the next endpoint, round-robin (the hot loops: lean-client.ts says why). */
+  lean: () => LeanS3;
   /** One client (multipart uploads need a client object). */
   client: S3Client;
   bucket: string;
@@ -21,7 +24,6 @@ export interface BenchContext {
   pids: () => number[];
 }
 
-// A Buffer with a known length: the SDK treats '' as a stream of unknown length and warns on every request.
 const EMPTY = Buffer.alloc(0);
 const MiB = 1024 * 1024;
 
@@ -81,13 +83,13 @@ export async function smallObjects(ctx: BenchContext, concurrencies: readonly nu
   const small = Buffer.alloc(4096, 0x61);
   for (const c of concurrencies) {
     const put = await withCpu(ctx, () => timedOps(ctx, c, async (i) => {
-      await ctx.send(new PutObjectCommand({ Bucket: ctx.bucket, Key: `small/${c}/${i}`, Body: small }));
+      await ctx.lean().put(ctx.bucket, `small/${c}/${i}`, small);
     }));
     emit({ scenario: 'put-4KiB', concurrency: c, ops: put.value.ops, opsPerSec: Math.round(put.value.ops / put.seconds),
       p50ms: +percentile(put.value.lat, 50).toFixed(2), p99ms: +percentile(put.value.lat, 99).toFixed(2), serverCpuPercent: put.cpuPercent });
     const count = put.value.ops;
     const get = await withCpu(ctx, () => timedOps(ctx, c, async (i) => {
-      await drain((await ctx.send(new GetObjectCommand({ Bucket: ctx.bucket, Key: `small/${c}/${i % count}` }))).Body);
+      await ctx.lean().get(ctx.bucket, `small/${c}/${i % count}`);
     }));
     emit({ scenario: 'get-4KiB', concurrency: c, ops: get.value.ops, opsPerSec: Math.round(get.value.ops / get.seconds),
       p50ms: +percentile(get.value.lat, 50).toFixed(2), p99ms: +percentile(get.value.lat, 99).toFixed(2), serverCpuPercent: get.cpuPercent });
@@ -103,12 +105,12 @@ export async function largeObjects(ctx: BenchContext, size: number, concurrencie
       await Promise.all(Array.from({ length: c }, async (_, w) => { for (let j = w; j < n; j += c) await fn(j); }));
     };
     const put = await withCpu(ctx, () => each(async (j) => {
-      await ctx.send(new PutObjectCommand({ Bucket: ctx.bucket, Key: `${label}/${c}/${j}`, Body: patternStream(size), ContentLength: size }));
+      await ctx.lean().put(ctx.bucket, `${label}/${c}/${j}`, patternStream(size), size);
     }));
     const rss = Math.max(0, ...ctx.pids().map(rssMiB));
     emit({ scenario: `put-${label}`, concurrency: c, objects: n, MiBPerSec: +((n * size) / MiB / put.seconds).toFixed(1), serverCpuPercent: put.cpuPercent, serverRssMiB: rss });
     const get = await withCpu(ctx, () => each(async (j) => {
-      const got = await drain((await ctx.send(new GetObjectCommand({ Bucket: ctx.bucket, Key: `${label}/${c}/${j}` }))).Body);
+      const got = await ctx.lean().get(ctx.bucket, `${label}/${c}/${j}`);
       if (got !== size) throw new Error(`short read of ${label}/${c}/${j}: ${got} bytes`);
     }));
     emit({ scenario: `get-${label}`, concurrency: c, objects: n, MiBPerSec: +((n * size) / MiB / get.seconds).toFixed(1), serverCpuPercent: get.cpuPercent });
@@ -134,16 +136,16 @@ export async function list10k(ctx: BenchContext): Promise<void> {
   await Promise.all(Array.from({ length: 32 }, async () => {
     while (next < total) {
       const i = next++;
-      await ctx.send(new PutObjectCommand({ Bucket: ctx.bucket, Key: `list/${String(i).padStart(5, '0')}`, Body: EMPTY, ContentLength: 0 }));
+      await ctx.lean().put(ctx.bucket, `list/${String(i).padStart(5, '0')}`, EMPTY);
     }
   }));
   const r = await withCpu(ctx, async () => {
     let keys = 0;
     let token: string | undefined;
     do {
-      const page = await ctx.send(new ListObjectsV2Command({ Bucket: ctx.bucket, Prefix: 'list/', ContinuationToken: token }));
-      keys += page.KeyCount ?? 0;
-      token = page.NextContinuationToken;
+      const page = await ctx.lean().listPage(ctx.bucket, 'list/', token);
+      keys += page.keys;
+      token = page.next;
     } while (token);
     return keys;
   });
@@ -155,9 +157,9 @@ export async function huge(ctx: BenchContext): Promise<void> {
   const size = 5 * 1024 * MiB;
   const peak = (): number => Math.max(0, ...ctx.pids().map(peakRssMiB));
   const before = peak();
-  const put = await withCpu(ctx, () => ctx.send(new PutObjectCommand({ Bucket: ctx.bucket, Key: 'huge', Body: patternStream(size), ContentLength: size })));
+  const put = await withCpu(ctx, () => ctx.lean().put(ctx.bucket, 'huge', patternStream(size), size));
   emit({ scenario: 'put-5GiB', MiBPerSec: +(size / MiB / put.seconds).toFixed(1), serverCpuPercent: put.cpuPercent, peakRssMiBBefore: before, peakRssMiB: peak() });
-  const get = await withCpu(ctx, async () => drain((await ctx.send(new GetObjectCommand({ Bucket: ctx.bucket, Key: 'huge' }))).Body));
+  const get = await withCpu(ctx, () => ctx.lean().get(ctx.bucket, 'huge'));
   if (get.value !== size) throw new Error(`short read of the 5 GiB object: ${get.value}`);
   emit({ scenario: 'get-5GiB', MiBPerSec: +(size / MiB / get.seconds).toFixed(1), serverCpuPercent: get.cpuPercent, peakRssMiB: peak() });
 }
