@@ -21,7 +21,10 @@ function erasureOf(drives: number): string {
 
 /** One svc process on `drives` temp drives. */
 export async function singleNode(drives: number): Promise<Target> {
-  const svc = await startSvc({ drives, env: { SVC_OBS_LOGGER_LEVEL: 'error' } });
+  // The built server (bin/svc.js), as users run it: RSS without the tsx loader. BENCH_NODE_ARGS adds node options,
+  // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see what limits a scenario.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+  const svc = await startSvc({ drives, built: true, nodeArgs, env: { SVC_OBS_LOGGER_LEVEL: 'error' } });
   return {
     urls: [svc.url], accessKey: svc.accessKey, secretKey: svc.secretKey, pids: () => [svc.proc.pid ?? 0],
     layout: { target: 'svc', nodes: 1, drives, erasure: erasureOf(drives) },

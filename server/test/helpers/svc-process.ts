@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const MAIN = resolve(fileURLToPath(new URL('../../src/main.ts', import.meta.url)));
+const BUILT = resolve(fileURLToPath(new URL('../../bin/svc.js', import.meta.url)));
 
 /** A started server process. */
 export interface SvcProcess {
@@ -39,6 +40,10 @@ export interface StartOptions {
   credentials?: { accessKey: string; secretKey: string };
   consoleEnabled?: boolean;
   extraArgs?: string[];
+  /** Run the built copy (server/bin/svc.js, as users do: no tsx loader in the process) instead of the sources. */
+  built?: boolean;
+  /** Extra node options for the server process (e.g. --cpu-prof). */
+  nodeArgs?: string[];
 }
 
 /**
@@ -69,7 +74,8 @@ export async function startSvc(opts: StartOptions = {}): Promise<SvcProcess> {
     ...opts.env,
     SVC_TEST_ARGS: JSON.stringify(args),
   };
-  const proc = spawn(process.execPath, svcNodeArgs(), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const nodeArgs = [...(opts.nodeArgs ?? []), ...(opts.built === true ? [BUILT, ...args] : svcNodeArgs())];
+  const proc = spawn(process.execPath, nodeArgs, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout?.on('data', (c: Buffer) => { out += c.toString(); });
   proc.stderr?.on('data', (c: Buffer) => { out += c.toString(); });
