@@ -1,3 +1,4 @@
+import type { BucketRecord } from '../format/index.js';
 import type { ErasureSet } from './erasure-set.js';
 import type { BucketConfigKind } from './object-layer.js';
 import { mergeBucketRecords, nextModTime, readBucketRecords, updateBucketRecord } from './bucket-record.js';
@@ -7,9 +8,9 @@ import { mergeBucketRecords, nextModTime, readBucketRecords, updateBucketRecord 
  * validates and encodes them, the engine only keeps the newest document of each kind.
  */
 
-/** The stored document of `kind`, undefined when none (never set or deleted). */
-export async function getBucketConfig(sets: readonly ErasureSet[], bucket: string, kind: BucketConfigKind): Promise<string | undefined> {
-  const configs = mergeBucketRecords(await readBucketRecords(sets, bucket)).configs ?? {};
+/** The document of `kind` in a merged bucket record, undefined when none. */
+export function configOf(record: BucketRecord, kind: BucketConfigKind): string | undefined {
+  const configs = record.configs ?? {};
   return Object.prototype.hasOwnProperty.call(configs, kind) ? configs[kind]!.data : undefined;
 }
 

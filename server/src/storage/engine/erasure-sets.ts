@@ -22,7 +22,9 @@ import { checkObjectName, compareUtf8 } from './object-name.js';
 import { openObject } from './object-read.js';
 import { putObject } from './object-write.js';
 import { getBucketTags, putBucketTags, putObjectTags } from './tagging.js';
-import { getBucketConfig, putBucketConfig } from './bucket-config.js';
+import { configOf, putBucketConfig } from './bucket-config.js';
+import { BucketRecordCache } from './bucket-record-cache.js';
+import { mergeBucketRecords, readBucketRecords } from './bucket-record.js';
 import { updateObjectLock } from './retention.js';
 import { setIndexFor } from './placement.js';
 import {
@@ -66,11 +68,13 @@ export class ErasureSets implements ObjectLayer {
   readonly #heals: HealQueue;
   #checker: DriveChecker | undefined;
   readonly #bucketSeen = new Map<string, number>();
+  readonly #records: BucketRecordCache;
 
   constructor(deploymentId: string, sets: readonly ErasureSet[], heals: HealQueue) {
     this.deploymentId = deploymentId;
     this.sets = sets;
     this.#heals = heals;
+    this.#records = new BucketRecordCache(sets.every((s) => s.drives.every((d) => d.drive.isLocal)));
   }
 
   /** Attaches the drive monitor (constructed after the sets). */
@@ -91,6 +95,10 @@ export class ErasureSets implements ObjectLayer {
 
   async makeBucket(bucket: string): Promise<void> {
     if (!BUCKET_RE.test(bucket)) throw new InvalidBucketNameError(bucket);
+    return this.#records.changing(bucket, () => this.#makeBucket(bucket));
+  }
+
+  async #makeBucket(bucket: string): Promise<void> {
     const record = encodeBucketRecord({ created: Date.now() });
     const results = await Promise.all(this.sets.map((s) => s.each((d) => d.makeVolume(bucket, record))));
     let exists = 0;
@@ -153,7 +161,11 @@ export class ErasureSets implements ObjectLayer {
     return uploads.every((u) => u.length === 0);
   }
 
-  async deleteBucket(bucket: string): Promise<void> {
+  deleteBucket(bucket: string): Promise<void> {
+    return this.#records.changing(bucket, () => this.#deleteBucket(bucket));
+  }
+
+  async #deleteBucket(bucket: string): Promise<void> {
     await this.getBucketInfo(bucket);
     if (!(await this.isBucketEmpty(bucket))) throw new BucketNotEmptyError(bucket);
     this.#bucketSeen.delete(bucket);
@@ -210,17 +222,17 @@ export class ErasureSets implements ObjectLayer {
 
   async putBucketTags(bucket: string, tags: ObjectTag[] | undefined): Promise<void> {
     if (!BUCKET_RE.test(bucket)) throw new BucketNotFoundError(bucket);
-    return putBucketTags(this.sets, bucket, tags);
+    return this.#records.changing(bucket, () => putBucketTags(this.sets, bucket, tags));
   }
 
   async getBucketConfig(bucket: string, kind: BucketConfigKind): Promise<string | undefined> {
     if (!BUCKET_RE.test(bucket)) throw new BucketNotFoundError(bucket);
-    return getBucketConfig(this.sets, bucket, kind);
+    return configOf(await this.#records.get(bucket, async () => mergeBucketRecords(await readBucketRecords(this.sets, bucket))), kind);
   }
 
   async putBucketConfig(bucket: string, kind: BucketConfigKind, data: string | undefined): Promise<void> {
     if (!BUCKET_RE.test(bucket)) throw new BucketNotFoundError(bucket);
-    return putBucketConfig(this.sets, bucket, kind, data);
+    return this.#records.changing(bucket, () => putBucketConfig(this.sets, bucket, kind, data));
   }
 
   async deleteObject(bucket: string, key: string, opts: DeleteObjectOptions = {}): Promise<DeleteObjectResult> {

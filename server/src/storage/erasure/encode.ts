@@ -49,10 +49,13 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
   const { codec, hasher, blockSize } = opts;
   const { k, m } = codec;
   const n = k + m;
-  const stride = shardSize(blockSize, k);
+  // Block buffers no larger than the declared body (a 4 KiB PUT must not allocate 2 × 1.5 MiB: allocation and
+  // GC churn were a large share of small-object CPU), the second one only once a second block starts.
+  const cap = opts.expectedSize >= 0 ? Math.min(blockSize, opts.expectedSize) : blockSize;
+  const stride = shardSize(cap, k);
   const md5 = createHash('md5');
-  const bufs = [Buffer.allocUnsafe(k * stride), Buffer.allocUnsafe(k * stride)] as const;
-  const pars = [Buffer.allocUnsafe(m * stride), Buffer.allocUnsafe(m * stride)] as const;
+  const bufs: Buffer[] = [Buffer.allocUnsafe(k * stride)];
+  const pars: Buffer[] = [Buffer.allocUnsafe(m * stride)];
   let cur = 0;
   let pos = 0;
   let total = 0;
@@ -95,9 +98,13 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
   const submit = async (len: number): Promise<void> => {
     await ensureWriters();
     const prev = inflight;
-    const buf = bufs[cur];
-    const par = pars[cur];
+    const buf = bufs[cur]!;
+    const par = pars[cur]!;
     cur ^= 1;
+    if (bufs[cur] === undefined) {
+      bufs[cur] = Buffer.allocUnsafe(k * stride);
+      pars[cur] = Buffer.allocUnsafe(m * stride);
+    }
     const job = (async () => {
       const { shards, hashes } = await prepare(buf, par, len);
       await prev; // keeps writes of one shard file in block order
@@ -117,7 +124,7 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
       let off = 0;
       while (off < chunk.length) {
         const take = Math.min(blockSize - pos, chunk.length - off);
-        chunk.copy(bufs[cur], pos, off, off + take);
+        chunk.copy(bufs[cur]!, pos, off, off + take);
         pos += take;
         off += take;
         if (pos === blockSize) {
@@ -127,7 +134,7 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
       }
     }
     if (writers === null && total <= opts.inlineLimit) {
-      const { shards, hashes } = await prepare(bufs[cur], pars[cur], pos);
+      const { shards, hashes } = await prepare(bufs[cur]!, pars[cur]!, pos);
       const inline = shards.map((s, i) => Buffer.concat([hashes[i]!, s]));
       return { size: total, md5: md5.digest(), inline, written: new Array<boolean>(n).fill(true) };
     }
