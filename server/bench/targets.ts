@@ -24,7 +24,7 @@ export async function singleNode(drives: number): Promise<Target> {
   // The built server (bin/svc.js), as users run it: RSS without the tsx loader. BENCH_NODE_ARGS adds node options,
   // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see what limits a scenario.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-  const svc = await startSvc({ drives, built: true, nodeArgs, env: { SVC_OBS_LOGGER_LEVEL: 'error' } });
+  const svc = await startSvc({ drives, built: true, nodeArgs, env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '64' } });
   return {
     urls: [svc.url], accessKey: svc.accessKey, secretKey: svc.secretKey, pids: () => [svc.proc.pid ?? 0],
     layout: { target: 'svc', nodes: 1, drives, erasure: erasureOf(drives) },
@@ -34,7 +34,7 @@ export async function singleNode(drives: number): Promise<Target> {
 
 /** 4 nodes × 4 drives on 127.0.0.1–4 (one set of 16, EC:4), each in its own mount namespace (needs root). */
 export async function fourNodes(): Promise<Target> {
-  const c = await startCluster({ nodes: 4, drivesPerNode: 4, env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '16' } });
+  const c = await startCluster({ nodes: 4, drivesPerNode: 4, env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '64' } });
   const urls = c.nodes.map((n) => n.url);
   // Storage opens after the peers and the format quorum are reached: wait until every node is ready.
   for (const url of urls) {

@@ -69,7 +69,8 @@ export async function startSvc(opts: StartOptions = {}): Promise<SvcProcess> {
     SVC_ACCESS_KEY: credentials.accessKey,
     SVC_SECRET_KEY: credentials.secretKey,
     SVC_OBS_LOGGER_LEVEL: 'warn',
-    UV_THREADPOOL_SIZE: '16', // as server/bin/svc.js sets it
+    // Fewer threads than server/bin/svc.js's 64: the suite runs many servers at once. The bench overrides it.
+    UV_THREADPOOL_SIZE: '16',
     SVC_CONSOLE_ENABLE: opts.consoleEnabled === false ? 'false' : 'true',
     ...opts.env,
     SVC_TEST_ARGS: JSON.stringify(args),
