@@ -190,7 +190,7 @@ export class ErasureSets implements ObjectLayer {
     checkObjectName(key);
     await this.#requireBucket(bucket);
     return versionRead(bucket, key, opts.versionId, async () => {
-      const q = await this.#setFor(key).readQuorumMeta(bucket, key);
+      const q = await this.#setFor(key).readObjectMeta(bucket, key);
       return toObjectInfo(bucket, selectVersion(bucket, q, opts.versionId).meta);
     });
   }

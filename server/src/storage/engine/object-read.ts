@@ -54,8 +54,13 @@ class PartShards implements ShardProvider {
 
   async readChunk(shard: number, block: number, chunkLen: number): Promise<Buffer> {
     const i = this.#byShard[shard]!;
-    const own = this.#q.perDrive[i];
     const slot = this.#set.drives[i]!;
+    let own = this.#q.perDrive[i];
+    if ((own === null || own === undefined) && this.#q.fetchDrive !== undefined && slot.online) {
+      // Metadata read from the data-shard drives only (readObjectMeta): this drive is asked now that its shard is needed.
+      own = await this.#q.fetchDrive(i).catch(() => null);
+      this.#q.perDrive[i] = own;
+    }
     if (own === null || own === undefined || !slot.online) throw new FileNotFoundError(slot.drive.endpoint, this.#q.meta.key);
     if (this.#q.meta.dataDir === null) {
       if (own.inline === null || block !== 0) throw new FileNotFoundError(slot.drive.endpoint, this.#q.meta.key);
@@ -112,7 +117,7 @@ async function* readObject(set: ErasureSet, bucket: string, q: QuorumMeta, start
 
 /** OpenObject on this set: the newest version, or `versionId`. */
 export async function openObject(set: ErasureSet, bucket: string, key: string, versionId?: string): Promise<OpenObject> {
-  const q = selectVersion(bucket, await set.readQuorumMeta(bucket, key), versionId);
+  const q = selectVersion(bucket, await set.readObjectMeta(bucket, key), versionId);
   const info = toObjectInfo(bucket, q.meta);
   return {
     info,

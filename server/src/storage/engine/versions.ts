@@ -37,11 +37,14 @@ export function selectVersion(bucket: string, q: QuorumRecord, versionId?: strin
 export function versionAt(q: QuorumRecord, index: number): QuorumMeta {
   const v = q.record.versions[index];
   if (v === undefined || isDeleteMarker(v)) throw new RangeError(`version ${index} of ${q.record.key} is not an object version`);
-  const perDrive = q.perDrive.map((r) => {
-    const own = r?.versions[index];
-    return own === undefined || isDeleteMarker(own) ? null : own;
-  });
-  return { meta: v, perDrive, incomplete: q.incomplete };
+  const own = (r: ObjectRecord | null | undefined): ObjectMeta | null => {
+    const mine = r?.versions[index];
+    return mine === undefined || isDeleteMarker(mine) ? null : mine;
+  };
+  const out: QuorumMeta = { meta: v, perDrive: q.perDrive.map(own), incomplete: q.incomplete };
+  const fetch = q.fetchDrive;
+  if (fetch !== undefined) out.fetchDrive = async (i) => own(await fetch(i));
+  return out;
 }
 
 /** Data directories referenced by `versions`. */
