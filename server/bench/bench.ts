@@ -4,8 +4,9 @@
  *
  *   npm run bench                       # one node, 4 drives (EC:2); BENCH_DRIVES=1 for one drive
  *   npm run bench -- --cluster          # 4 nodes × 4 drives on 127.0.0.1–4 (needs root: mount namespaces)
- *   npm run bench -- --endpoint http://127.0.0.1:19120 --access-key S3RVER --secret-key S3RVER --pid 1234
+ *   npm run bench -- --endpoint http://127.0.0.1:19120 --access-key S3RVER --secret-key S3RVER --pid 1234[,5678…]
  *                                       # any S3 endpoint, e.g. a peer from ../shared/peers, in the same run
+ *                                       # (several pids: the processes of one server, memory and CPU summed)
  *   --large adds 5 GiB PUT/GET; --quick runs concurrency 1/16 and skips 1 GiB multipart (a smoke run);
  *   --only small,1MiB,64MiB,multipart,list runs those groups only.
  * Env: BENCH_DRIVES (default 4), BENCH_SECONDS per timed small-object scenario (default 5).
@@ -14,7 +15,7 @@ import { Agent } from 'node:http';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { LeanS3 } from './lean-client.js';
-import { peakRssMiB, rssMiB } from './proc-stats.js';
+import { peakRssMiB, rssMiB, serverMiB } from './proc-stats.js';
 import { emit, markdownTable } from './report.js';
 import { huge, largeObjects, list10k, multipart, smallObjects, type BenchContext } from './scenarios.js';
 import { external, fourNodes, singleNode, type Target } from './targets.js';
@@ -29,9 +30,8 @@ function flag(name: string): string | undefined {
 async function target(): Promise<Target> {
   const endpoint = flag('--endpoint');
   if (endpoint !== undefined) {
-    const pid = flag('--pid');
-    return external(endpoint, flag('--access-key') ?? process.env.BENCH_ACCESS_KEY ?? '', flag('--secret-key') ?? process.env.BENCH_SECRET_KEY ?? '',
-      pid === undefined ? undefined : Number(pid));
+    const pids = (flag('--pid') ?? '').split(',').filter((p) => p !== '').map(Number);
+    return external(endpoint, flag('--access-key') ?? process.env.BENCH_ACCESS_KEY ?? '', flag('--secret-key') ?? process.env.BENCH_SECRET_KEY ?? '', pids);
   }
   return process.argv.includes('--cluster') ? fourNodes() : singleNode(Number(process.env.BENCH_DRIVES ?? 4));
 }
@@ -58,13 +58,15 @@ async function main(): Promise<void> {
     bucket: `bench-${Date.now().toString(36)}`,
     seconds: Number(process.env.BENCH_SECONDS ?? 5),
     pids: t.pids,
+    memory: t.memory,
   };
-  const rss = (): number | null => (t.pids().length === 0 ? null : Math.max(...t.pids().map(rssMiB)));
-  const peak = (): number | null => (t.pids().length === 0 ? null : Math.max(...t.pids().map(peakRssMiB)));
+  const rss = (): number | null => serverMiB(t.pids(), t.memory, rssMiB);
+  const peak = (): number | null => serverMiB(t.pids(), t.memory, peakRssMiB);
+  const over = t.memory === 'sum' ? 'summed over the server\'s processes' : 'largest over the nodes';
   emit({ scenario: 'layout', ...t.layout, node: process.version, seconds: ctx.seconds });
   try {
     await new Promise((r) => setTimeout(r, 2000));
-    emit({ scenario: 'idle', serverRssMiB: rss(), note: 'largest over the server processes, 2 s after start' });
+    emit({ scenario: 'idle', serverRssMiB: rss(), note: `${over}, 2 s after start` });
     await ctx.send(new CreateBucketCommand({ Bucket: ctx.bucket }));
     if (on('small')) {
       await smallObjects(ctx, quick ? [1, 16] : [1, 16, 64]);
@@ -75,7 +77,7 @@ async function main(): Promise<void> {
     if (!quick && on('multipart')) await multipart(ctx);
     if (on('list')) await list10k(ctx);
     if (process.argv.includes('--large')) await huge(ctx);
-    emit({ scenario: 'server-memory', peakRssMiB: peak(), rssMiB: rss(), note: 'largest over the server processes' });
+    emit({ scenario: 'server-memory', peakRssMiB: peak(), rssMiB: rss(), note: over });
   } finally {
     for (const c of clients) c.destroy();
     for (const l of leans) l.destroy();

@@ -30,3 +30,13 @@ export function cpuSeconds(pid: number): number {
     return 0;
   }
 }
+
+/** How a target's processes add up: one node per process ('max': the largest node) or one server of several ('sum'). */
+export type MemoryMode = 'max' | 'sum';
+
+/** A memory figure (rssMiB or peakRssMiB) over the server processes; null without processes. */
+export function serverMiB(pids: readonly number[], mode: MemoryMode, of: (pid: number) => number): number | null {
+  if (pids.length === 0) return null;
+  const values = pids.map(of);
+  return mode === 'sum' ? values.reduce((a, b) => a + b, 0) : Math.max(...values);
+}

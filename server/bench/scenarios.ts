@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { LeanS3 } from './lean-client.js';
-import { cpuSeconds, peakRssMiB, rssMiB } from './proc-stats.js';
+import { cpuSeconds, peakRssMiB, rssMiB, serverMiB, type MemoryMode } from './proc-stats.js';
 import { emit } from './report.js';
 
 /** What every scenario gets. */
@@ -22,6 +22,8 @@ export interface BenchContext {
   /** Duration of each timed small-object scenario. */
   seconds: number;
   pids: () => number[];
+  /** How the processes' memory adds up (see MemoryMode). */
+  memory: MemoryMode;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -113,7 +115,7 @@ export async function largeObjects(ctx: BenchContext, size: number, concurrencie
     const put = await withCpu(ctx, () => each(async (j) => {
       await ctx.lean().put(ctx.bucket, `${label}/${c}/${j}`, patternStream(size), size);
     }));
-    const rss = Math.max(0, ...ctx.pids().map(rssMiB));
+    const rss = serverMiB(ctx.pids(), ctx.memory, rssMiB);
     emit({ scenario: `put-${label}`, concurrency: c, objects: n, MiBPerSec: +((n * size) / MiB / put.seconds).toFixed(1), serverCpuPercent: put.cpuPercent, serverRssMiB: rss });
     const get = await withCpu(ctx, () => each(async (j) => {
       const got = await ctx.lean().get(ctx.bucket, `${label}/${c}/${j}`);
@@ -161,7 +163,7 @@ export async function list10k(ctx: BenchContext): Promise<void> {
 /** 5 GiB PUT and GET: memory stays bounded whatever the object size. */
 export async function huge(ctx: BenchContext): Promise<void> {
   const size = 5 * 1024 * MiB;
-  const peak = (): number => Math.max(0, ...ctx.pids().map(peakRssMiB));
+  const peak = (): number | null => serverMiB(ctx.pids(), ctx.memory, peakRssMiB);
   const before = peak();
   const put = await withCpu(ctx, () => ctx.lean().put(ctx.bucket, 'huge', patternStream(size), size));
   emit({ scenario: 'put-5GiB', MiBPerSec: +(size / MiB / put.seconds).toFixed(1), serverCpuPercent: put.cpuPercent, peakRssMiBBefore: before, peakRssMiB: peak() });

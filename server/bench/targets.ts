@@ -9,6 +9,8 @@ export interface Target {
   secretKey: string;
   /** Server processes to sample (RSS, CPU); empty for an external endpoint without --pid. */
   pids: () => number[];
+  /** 'max' for svc (one process per node), 'sum' for a peer made of several processes (Swift). */
+  memory: 'max' | 'sum';
   layout: Record<string, unknown>;
   stop(): Promise<void>;
 }
@@ -26,7 +28,7 @@ export async function singleNode(drives: number): Promise<Target> {
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
   const svc = await startSvc({ drives, built: true, nodeArgs, env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '64' } });
   return {
-    urls: [svc.url], accessKey: svc.accessKey, secretKey: svc.secretKey, pids: () => [svc.proc.pid ?? 0],
+    urls: [svc.url], accessKey: svc.accessKey, secretKey: svc.secretKey, pids: () => [svc.proc.pid ?? 0], memory: 'max',
     layout: { target: 'svc', nodes: 1, drives, erasure: erasureOf(drives) },
     async stop() { await svc.stop(); svc.cleanup(); },
   };
@@ -45,17 +47,20 @@ export async function fourNodes(): Promise<Target> {
   }
   return {
     urls, accessKey: c.credentials.accessKey, secretKey: c.credentials.secretKey,
-    pids: () => c.nodes.map((n) => n.current?.proc.pid ?? 0).filter((p) => p > 0),
+    pids: () => c.nodes.map((n) => n.current?.proc.pid ?? 0).filter((p) => p > 0), memory: 'max',
     layout: { target: 'svc', nodes: 4, drivesPerNode: 4, drives: 16, erasure: 'EC:4 (one set of 16)' },
     stop: () => c.destroy(),
   };
 }
 
-/** Any S3 endpoint (a peer from ../shared/peers): nothing started or stopped here. */
-export function external(url: string, accessKey: string, secretKey: string, pid: number | undefined): Target {
+/**
+ * Any S3 endpoint (a peer from ../shared/peers): nothing started or stopped here. `pids` are the processes that
+ * make up that one server (Swift: proxy, object, container, account, memcached): memory and CPU are summed.
+ */
+export function external(url: string, accessKey: string, secretKey: string, pids: number[]): Target {
   return {
-    urls: [url], accessKey, secretKey, pids: () => (pid === undefined ? [] : [pid]),
-    layout: { target: url, pid: pid ?? null },
+    urls: [url], accessKey, secretKey, pids: () => pids, memory: 'sum',
+    layout: { target: url, pids },
     async stop() {},
   };
 }
