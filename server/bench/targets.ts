@@ -36,7 +36,7 @@ export async function singleNode(drives: number): Promise<Target> {
 
 /** 4 nodes × 4 drives on 127.0.0.1–4 (one set of 16, EC:4), each in its own mount namespace (needs root). */
 export async function fourNodes(): Promise<Target> {
-  const c = await startCluster({ nodes: 4, drivesPerNode: 4, env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '64' } });
+  const c = await startCluster({ nodes: 4, drivesPerNode: 4, built: true, env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '64' } });
   const urls = c.nodes.map((n) => n.url);
   // Storage opens after the peers and the format quorum are reached: wait until every node is ready.
   for (const url of urls) {

@@ -11,7 +11,8 @@ import pino, { type Logger } from 'pino';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { buildApiApp, buildConsoleApp, routeTable, type ClusterRoutes, type RouteEntry } from './app.js';
 import {
-  IamReloadNotifier, PeerMonitor, RemoteDrive, RpcClient, ServerReports, collectServerReport, createClusterLocking, drivePlacesOf, iamReloadPlugin,
+  BUCKET_CHANGED_PATH, IamReloadNotifier, PeerMonitor, PeerNotifier, RemoteDrive, RpcClient, ServerReports, bucketChangedPlugin,
+  collectServerReport, createClusterLocking, drivePlacesOf, iamReloadPlugin,
   credentialsFingerprint, endpointsFingerprint, losesQuorumWithoutSelf, parseTopology, peerNetwork, serverInfoPlugin,
   waitForFormatQuorum, waitForPeers, type NodeIdentity, type ServerReport, type Topology,
 } from './cluster/index.js';
@@ -21,7 +22,9 @@ import { consoleSettingsFromEnv, type ConsoleEnvSettings, type ConsoleServices }
 import { S3Error, encryptingObjectView, plainObjectSize } from './http/s3/index.js';
 import type { HealthSources } from './http/health/index.js';
 import { IamStore, loadOrCreateRootCredentials, objectLayerPersistence } from './iam/index.js';
-import { LifecycleService, LocalDrive, openPools, openStorage, type Drive, type ObjectLayer, type Storage } from './storage/index.js';
+import {
+  BucketRecordCache, LifecycleService, LocalDrive, openPools, openStorage, type Drive, type ObjectLayer, type Storage,
+} from './storage/index.js';
 import { VERSION } from './common/index.js';
 import { parseKmsSecretKey, type LocalKms } from './crypto/index.js';
 
@@ -198,6 +201,14 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
   const iamReload: FastifyPluginAsync = async (app) => {
     await app.register(iamReloadPlugin, { credentials, reload: (items) => iam.reload(items) });
   };
+  // Bucket records cached on every node; a change is announced to the peers before it is answered (issue 9).
+  const bucketNotifier = new PeerNotifier({
+    peers: topology.peers, credentials, onFailure: (node, why) => logger.warn(`bucket change not confirmed by ${node}: ${why}`),
+  });
+  const bucketRecords = new BucketRecordCache(true, async (bucket) => { await bucketNotifier.post(BUCKET_CHANGED_PATH, { bucket }); });
+  const bucketChanged: FastifyPluginAsync = async (app) => {
+    await app.register(bucketChangedPlugin, { credentials, forget: (bucket) => bucketRecords.forget(bucket) });
+  };
   const kms = kmsOf(config);
   const startedAt = new Date();
   // The cluster information report (issue 5): this node's part, served to peers, and every node's, for the admin API.
@@ -221,7 +232,7 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
   };
   const cluster: ClusterRoutes = {
     rpc: { credentials, drives: localDrives },
-    plugins: [locking.plugin, iamReload, serverInfo],
+    plugins: [locking.plugin, iamReload, serverInfo, bucketChanged],
     peer: {
       credentials,
       info: () => ({
@@ -258,7 +269,7 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
       onWait: (s) => { if (++rounds % 5 === 0) print(`Waiting for format quorum: ${s.formatted} formatted, ${s.unformatted} empty, ${s.unreachable} unreachable`); },
     });
     // Peers write into this node's temp areas: only leftovers older than an hour are cleaned at start.
-    storage = await openPools({ pools, logger, tempGraceMs: 3_600_000, locker: locking.locker });
+    storage = await openPools({ pools, logger, tempGraceMs: 3_600_000, locker: locking.locker, bucketRecords });
     // One node runs the lifecycle pass: two nodes expiring the same key would each add a delete marker.
     if (topology.nodes[0] === topology.self) lifecycle = startLifecycle(storage, logger);
     await iam.start();

@@ -15,6 +15,8 @@ export {
 } from './peer/index.js';
 export type { PeerAnswer, PeerInfo, PeerMonitorOptions, PeerPluginOptions, PeerWaitOptions, PeerWaitResult } from './peer/index.js';
 export { IAM_RELOAD_PATH, IamReloadNotifier, iamReloadPlugin } from './peer/index.js';
+export { BUCKET_CHANGED_PATH, PeerNotifier, bucketChangedPlugin } from './peer/index.js';
+export type { BucketChangedPluginOptions, PeerNotifierOptions, PeerNotifyOutcome } from './peer/index.js';
 export {
   SERVER_INFO_PATH, ServerReports, collectServerReport, drivePlacesOf, fetchServerReport, offlineServerReport, peerNetwork, serverInfoPlugin,
 } from './peer/index.js';

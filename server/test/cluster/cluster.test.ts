@@ -12,7 +12,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3ServiceException,
+  CreateBucketCommand, GetBucketVersioningCommand, GetObjectCommand, ListObjectsV2Command, PutBucketVersioningCommand, PutObjectCommand,
+  S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { makeRpcToken } from '../../src/cluster/index.js';
 import { objectDir } from '../helpers/drive-files.js';
@@ -86,6 +87,22 @@ test('Must show 1: written through node 1, read through node 3 byte-exact; the s
   for (let i = 1; i <= 4; i++) {
     for (let d = 1; d <= 4; d++) assert.ok(existsSync(join(objectDir(c.drive(i, d), BUCKET, 'big/three-mib.bin'), 'xl.meta')), `node ${i} d${d}`);
   }
+});
+
+test('a bucket configuration changed through one node applies at once through every other (cached records, peer notification)', async () => {
+  const bucket = 'cfg-cache';
+  await s3(1).send(new CreateBucketCommand({ Bucket: bucket }));
+  const putVia = async (i: number): Promise<string | undefined> => (await s3(i).send(new PutObjectCommand({ Bucket: bucket, Key: 'k', Body: `via ${i}` }))).VersionId;
+  // Every node reads (and caches) the bucket's record: unversioned.
+  for (const i of [1, 2, 3, 4]) assert.ok([undefined, 'null'].includes(await putVia(i)), `node ${i} before`);
+  await s3(1).send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } }));
+  for (const i of [2, 3, 4]) {
+    const v = await putVia(i);
+    assert.ok(v !== undefined && v !== 'null', `node ${i} right after versioning was enabled through node 1: ${v}`);
+  }
+  await s3(3).send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Suspended' } }));
+  assert.equal((await s3(4).send(new GetBucketVersioningCommand({ Bucket: bucket }))).Status, 'Suspended');
+  for (const i of [1, 2, 4]) assert.equal(await putVia(i), 'null', `node ${i} right after versioning was suspended through node 3`);
 });
 
 test('Must show 6: /svc/rpc/* and /svc/peer/* answer 403 without a valid node token, and give no data', async () => {

@@ -6,9 +6,9 @@
  * does not know IAM: the reload itself is the caller's callback.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { nodeAuthHook, sendWireError } from '../rpc/index.js';
 import type { RpcCredentials } from '../rpc/index.js';
 import { PEER_PREFIX } from './peer-info.js';
+import { badRequest, setupPeerJson } from './peer-json.js';
 
 /** Path of the reload call. */
 export const IAM_RELOAD_PATH = `${PEER_PREFIX}/iam/reload`;
@@ -35,10 +35,6 @@ export interface IamReloadPluginOptions {
 export const MAX_RELOAD_ITEMS = 1000;
 const MAX_NAME_LENGTH = 256;
 
-function badRequest(message: string): Error {
-  return Object.assign(new Error(message), { statusCode: 400 });
-}
-
 /** The items of a request body; undefined for a full reload. Throws a 400 error on anything else. */
 export function parseReloadBody(body: unknown): IamReloadItem[] | undefined {
   if (body === undefined || body === null) return undefined;
@@ -56,25 +52,7 @@ export function parseReloadBody(body: unknown): IamReloadItem[] | undefined {
 
 /** Fastify plugin serving `POST /svc/peer/iam/reload`. */
 export const iamReloadPlugin: FastifyPluginAsync<IamReloadPluginOptions> = async (app, opts) => {
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_req, body, done) => {
-    const text = (body as Buffer).toString('utf8');
-    if (text.trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(badRequest('request body is not JSON'), undefined);
-    }
-  });
-  app.addHook('onRequest', nodeAuthHook({ credentials: opts.credentials, now: opts.now ?? Date.now, requireProtocol: false }));
-  app.setErrorHandler((err, _request, reply) => {
-    const { statusCode: status, message } = err as { statusCode?: number; message?: string };
-    if (status !== undefined && status >= 400 && status < 500) return sendWireError(reply, 400, { code: 'ERR_RPC_PROTOCOL', message: message ?? 'bad request' });
-    return sendWireError(reply, 503, { code: 'ERR_RPC_UNAVAILABLE', message: `IAM reload failed: ${message ?? 'unknown error'}` });
-  });
+  setupPeerJson(app, { credentials: opts.credentials, now: opts.now, what: 'IAM reload', bodyLimit: 256 * 1024 });
   app.post(IAM_RELOAD_PATH, async (request) => {
     const items = parseReloadBody(request.body);
     await opts.reload(items);

@@ -13,6 +13,10 @@ export { losesQuorumWithoutSelf, nodeQuorum, setWriteQuorum } from './quorum.js'
 export { IAM_RELOAD_KINDS, IAM_RELOAD_PATH, MAX_RELOAD_ITEMS, iamReloadPlugin, parseReloadBody } from './iam-reload-plugin.js';
 export type { IamReloadItem, IamReloadPluginOptions } from './iam-reload-plugin.js';
 export { IamReloadNotifier } from './iam-notifier.js';
+export { PeerNotifier } from './peer-notifier.js';
+export type { PeerNotifierOptions, PeerNotifyOutcome } from './peer-notifier.js';
+export { BUCKET_CHANGED_PATH, bucketChangedPlugin, parseBucketChanged } from './bucket-changed-plugin.js';
+export type { BucketChangedPluginOptions } from './bucket-changed-plugin.js';
 export type { IamNotifyOutcome, IamReloadNotifierOptions } from './iam-notifier.js';
 export { collectServerReport, offlineServerReport } from './server-info.js';
 export type { DrivePlace, DriveReport, LocalServerOptions, ReportDriveState, ServerReport } from './server-info.js';

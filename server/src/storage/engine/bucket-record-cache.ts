@@ -6,19 +6,30 @@ const BUCKET_RECORD_TTL_MS = 10_000;
 /**
  * Merged bucket records (versioning, policy, encryption… the documents consulted on every request), reused so
  * that a PUT or GET does not read the bucket record file on every drive several times (issue 9: ~16 thread-pool
- * trips per lookup). Sound only where this process is the only writer of the records: every drive local (a
- * single node, any number of pools). A cluster node's peers change records on its drives behind its back, so
- * there the cache is off and every lookup reads the drives, as before.
+ * trips per lookup on one node, 16 drive calls — most of them RPCs — on a 4-node cluster). A single node is the
+ * only writer of its records. In a cluster the node that changes a record tells the others (`onChange`: the peer
+ * call /svc/peer/bucket/changed, which calls `forget`) before the change is answered, so a client that changed a
+ * bucket through one node sees the change through any other; a node that cannot be told (down, partitioned)
+ * rereads within the 10 s TTL at the latest — as MinIO, whose peers also learn bucket metadata changes by a
+ * notification.
  *
  * The pending read is cached (so concurrent lookups share it) and a change made through this process drops the
  * entry when it ends, successful or not: a read that started before or during the change is never reused after it.
  */
 export class BucketRecordCache {
   readonly #enabled: boolean;
+  readonly #onChange: ((bucket: string) => Promise<void>) | undefined;
   readonly #entries = new Map<string, { at: number; record: Promise<BucketRecord> }>();
 
-  constructor(enabled: boolean) {
+  /** `onChange` runs after every change made through this cache (the cluster's peer notification). */
+  constructor(enabled: boolean, onChange?: (bucket: string) => Promise<void>) {
     this.#enabled = enabled;
+    this.#onChange = onChange;
+  }
+
+  /** Drops the cached record of `bucket` (a peer changed it). */
+  forget(bucket: string): void {
+    this.#entries.delete(bucket);
   }
 
   /** The cached merged record of `bucket`, or the result of `load` (cached unless it fails). */
@@ -38,6 +49,7 @@ export class BucketRecordCache {
       return await change();
     } finally {
       this.#entries.delete(bucket);
+      await this.#onChange?.(bucket).catch(() => undefined);
     }
   }
 }

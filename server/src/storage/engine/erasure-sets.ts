@@ -70,11 +70,12 @@ export class ErasureSets implements ObjectLayer {
   readonly #bucketSeen = new Map<string, number>();
   readonly #records: BucketRecordCache;
 
-  constructor(deploymentId: string, sets: readonly ErasureSet[], heals: HealQueue) {
+  /** `records`: the bucket record cache (a cluster node's is shared with the peer notifications); by default one that is on when every drive is local. */
+  constructor(deploymentId: string, sets: readonly ErasureSet[], heals: HealQueue, records?: BucketRecordCache) {
     this.deploymentId = deploymentId;
     this.sets = sets;
     this.#heals = heals;
-    this.#records = new BucketRecordCache(sets.every((s) => s.drives.every((d) => d.drive.isLocal)));
+    this.#records = records ?? new BucketRecordCache(sets.every((s) => s.drives.every((d) => d.drive.isLocal)));
   }
 
   /** Attaches the drive monitor (constructed after the sets). */

@@ -15,6 +15,7 @@ export {
 } from './storage-errors.js';
 export type { DeleteMarkerInfo } from './storage-errors.js';
 export { openPools, openStorage } from './open-storage.js';
+export { BucketRecordCache } from './bucket-record-cache.js';
 export type { OpenPoolsOptions, OpenStorageOptions, PoolOptions, Storage } from './open-storage.js';
 export type { HealStatus, HealingHooks } from './heal-status.js';
 export type { DriveSlotView, DriveViewHooks, PoolLayoutView } from './drive-view.js';

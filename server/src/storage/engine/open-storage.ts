@@ -6,6 +6,7 @@ import { LocalDrive, UnformattedDiskError } from '../drive/index.js';
 import { MAX_DATA, MAX_PARITY, onEach } from '../erasure/index.js';
 import { DISTRIBUTION_ALGO, decodeFormat, encodeFormat, findDrive } from '../format/index.js';
 import type { DriveFormat } from '../format/index.js';
+import type { BucketRecordCache } from './bucket-record-cache.js';
 import { DriveHealTracker } from './drive-heal-tracker.js';
 import { DriveMonitor, restoreBuckets } from './drive-monitor.js';
 import { combinedDriveView, poolDriveView } from './drive-view.js';
@@ -44,6 +45,8 @@ export interface OpenStorageOptions {
   tempGraceMs?: number;
   /** Background scanner settings (scanner.ts); `false` leaves it off (Storage.runScanCycle still works). */
   scanner?: ScannerOptions | false;
+  /** Bucket record cache (bucket-record-cache.ts); a cluster node passes one wired to its peers. */
+  bucketRecords?: BucketRecordCache;
 }
 
 /** The opened storage: the ObjectLayer plus deployment identity and test/admin hooks. */
@@ -216,7 +219,7 @@ async function openPool(opts: OpenStorageOptions, deploymentId: string | undefin
     onDriveFault: (slot, err) => monitor?.driveFault(slot, err),
     recheck: () => monitor?.checkNow() ?? Promise.resolve(),
   }));
-  const layer = new ErasureSets(reference.deploymentId, sets, heals);
+  const layer = new ErasureSets(reference.deploymentId, sets, heals, opts.bucketRecords);
   const driveHeals = new DriveHealTracker(sets);
   monitor = new DriveMonitor({ sets, reference, heals, logger, intervalMs: opts.driveCheckIntervalMs ?? 3000, progress: driveHeals, tempGraceMs: opts.tempGraceMs ?? 0 });
   layer.setChecker(monitor);

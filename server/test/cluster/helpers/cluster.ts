@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { s3Client } from '../../helpers/s3-client.js';
-import { svcNodeArgs } from '../../helpers/svc-process.js';
+import { BUILT_SVC, svcNodeArgs } from '../../helpers/svc-process.js';
 
 /** Root credentials of a test cluster. */
 export interface Credentials {
@@ -130,6 +130,8 @@ export async function startCluster(opts: {
    * the nodes then bind their directory recursively so they see these mounts. Unmounted by destroy().
    */
   tmpfsDrives?: readonly TmpfsDrive[];
+  /** Run the built server (server/bin/svc.js, as users do) instead of the sources through tsx (the bench). */
+  built?: boolean;
 }): Promise<TestCluster> {
   const pools = opts.pools ?? [{ nodes: opts.nodes, drivesPerNode: opts.drivesPerNode }];
   const total = pools.reduce((a, p) => a + p.nodes, 0);
@@ -207,7 +209,8 @@ export async function startCluster(opts: {
       };
       // unshare and sh exec in place, so the pid is node's own and kill -9 hits the server itself.
       const proc = spawn('unshare', ['--mount', '--propagation', 'private', 'sh', '-c',
-        `mount ${bind} "$1" "$2" && shift 2 && exec "$@"`, 'sh', node.dir, mount, process.execPath, ...svcNodeArgs()],
+        `mount ${bind} "$1" "$2" && shift 2 && exec "$@"`, 'sh', node.dir, mount, process.execPath,
+        ...(opts.built === true ? [BUILT_SVC, ...svcArgs] : svcNodeArgs())],
       { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       proc.stdout?.on('data', (c: Buffer) => { out += c.toString(); });
