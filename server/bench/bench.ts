@@ -6,7 +6,8 @@
  *   npm run bench -- --cluster          # 4 nodes × 4 drives on 127.0.0.1–4 (needs root: mount namespaces)
  *   npm run bench -- --endpoint http://127.0.0.1:19120 --access-key S3RVER --secret-key S3RVER --pid 1234
  *                                       # any S3 endpoint, e.g. a peer from ../shared/peers, in the same run
- *   --large adds 5 GiB PUT/GET; --quick runs concurrency 1/16 and skips 1 GiB multipart (a smoke run).
+ *   --large adds 5 GiB PUT/GET; --quick runs concurrency 1/16 and skips 1 GiB multipart (a smoke run);
+ *   --only <text> runs only the scenario groups whose name contains it (small, 1MiB, 64MiB, multipart, list, 5GiB).
  * Env: BENCH_DRIVES (default 4), BENCH_SECONDS per timed small-object scenario (default 5).
  */
 import { Agent } from 'node:http';
@@ -37,6 +38,9 @@ async function target(): Promise<Target> {
 
 async function main(): Promise<void> {
   const quick = process.argv.includes('--quick');
+  const only = flag('--only');
+  // `--only 64MiB` (or small, 1MiB, multipart, list, 5GiB) runs the scenario groups whose name contains the text.
+  const want = (group: string): boolean => only === undefined || group.includes(only);
   const t = await target();
   const clients = t.urls.map((url) => new S3Client({
     endpoint: url, region: 'us-east-1', forcePathStyle: true,
@@ -63,13 +67,15 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 2000));
     emit({ scenario: 'idle', serverRssMiB: rss(), note: 'largest over the server processes, 2 s after start' });
     await ctx.send(new CreateBucketCommand({ Bucket: ctx.bucket }));
-    await smallObjects(ctx, quick ? [1, 16] : [1, 16, 64]);
-    emit({ scenario: 'after-small-objects', serverPeakRssMiB: peak(), note: 'peak RSS incl. the 64-way 4 KiB load' });
-    await largeObjects(ctx, MiB, [1, 4], (c) => c * 16);
-    await largeObjects(ctx, 64 * MiB, [1, 4], (c) => c * 3);
-    if (!quick) await multipart(ctx);
-    await list10k(ctx);
-    if (process.argv.includes('--large')) await huge(ctx);
+    if (want('small')) {
+      await smallObjects(ctx, quick ? [1, 16] : [1, 16, 64]);
+      emit({ scenario: 'after-small-objects', serverPeakRssMiB: peak(), note: 'peak RSS incl. the 64-way 4 KiB load' });
+    }
+    if (want('1MiB')) await largeObjects(ctx, MiB, [1, 4], (c) => c * 16);
+    if (want('64MiB')) await largeObjects(ctx, 64 * MiB, [1, 4], (c) => c * 3);
+    if (!quick && want('multipart')) await multipart(ctx);
+    if (want('list')) await list10k(ctx);
+    if (process.argv.includes('--large') && want('5GiB')) await huge(ctx);
     emit({ scenario: 'server-memory', peakRssMiB: peak(), rssMiB: rss(), note: 'largest over the server processes' });
   } finally {
     for (const c of clients) c.destroy();
