@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import type { ShardWriter } from './drive.js';
@@ -16,61 +16,58 @@ import { LocalShardWriter } from './local-shard-io.js';
  *
  * JS cannot see a Buffer's address, so each staging buffer is allocated with ALIGN bytes of slack
  * and its aligned offset is found once by probing (the kernel rejects a misaligned O_DIRECT write
- * with EINVAL before touching the file); buffers are then pooled. When the file system refuses
- * O_DIRECT (tmpfs, some FUSE) or a write is refused later (a device with a stricter alignment),
- * the writer continues through an ordinary file descriptor.
+ * with EINVAL before touching the file); buffers are then pooled per drive. When the file system
+ * refuses O_DIRECT (older tmpfs, some FUSE), the drive's shard files are written buffered.
  */
 
 /** Alignment of every direct write (covers 512 and 4096-byte logical blocks). */
 const ALIGN = 4096;
 /** Bytes per direct write. */
 const STAGE = 1 << 20;
-/** Stages carved from one allocation (probed once). */
-const SLAB_STAGES = 4;
-/** Free stages kept for reuse per drive. */
-const POOL_MAX = 8;
+/** Free stages kept for reuse, over all drives (1 MiB each). */
+const POOL_MAX = 16;
 
-/** Per drive (its file system decides the alignment): free aligned stages, and whether O_DIRECT works. */
-interface DrivePool {
-  free: Buffer[];
-  direct: boolean | undefined;
-}
-
-const pools = new Map<string, DrivePool>();
+/** Free aligned stages; each is aligned for the drive it was probed on (drives may differ in alignment). */
+const free: { drive: string; buf: Buffer }[] = [];
+/** Per drive: whether its file system accepts O_DIRECT writes (absent until known). */
+const directOk = new Map<string, boolean>();
 
 function isEinval(err: unknown): boolean {
   return (err as NodeJS.ErrnoException | undefined)?.code === 'EINVAL';
 }
 
 /**
- * Adds SLAB_STAGES aligned stages to `pool`, or returns false when no offset of a new slab is
- * accepted. The aligned offset is the first at which an O_DIRECT write of ALIGN bytes to `fh` at
- * file offset `at` succeeds (misaligned attempts fail with EINVAL before any I/O); `at` is where
- * the caller writes next, so the probe bytes are overwritten, or truncated away at close.
+ * A new stage aligned for `fh`, or null when no offset is accepted. The aligned offset is the first
+ * at which an O_DIRECT write of ALIGN bytes at file offset `at` succeeds: misaligned attempts fail
+ * with EINVAL before any I/O (so the synchronous scan costs microseconds), and `at` is where the
+ * caller writes next, so the probe bytes are overwritten, or truncated away at close.
  */
-async function grow(pool: DrivePool, fh: FileHandle, at: number): Promise<boolean> {
-  const slab = Buffer.allocUnsafeSlow(SLAB_STAGES * STAGE + ALIGN);
+function alignedStage(fh: FileHandle, at: number): Buffer | null {
+  const raw = Buffer.allocUnsafeSlow(STAGE + ALIGN);
   for (let off = 0; off < ALIGN; off += 8) {
     try {
-      await fh.write(slab, off, ALIGN, at);
+      writeSync(fh.fd, raw, off, ALIGN, at);
     } catch (err) {
       if (isEinval(err)) continue;
       throw err;
     }
-    for (let i = 0; i < SLAB_STAGES; i++) pool.free.push(slab.subarray(off + i * STAGE, off + (i + 1) * STAGE));
-    return true;
+    return raw.subarray(off, off + STAGE);
   }
-  return false;
+  return null;
 }
 
-/** An aligned stage for writes to `fh` (see grow for `at`); null when O_DIRECT writes are refused. */
-async function acquire(pool: DrivePool, fh: FileHandle, at: number): Promise<Buffer | null> {
-  if (pool.free.length === 0 && !(await grow(pool, fh, at))) return null;
-  return pool.free.pop()!;
+/** A free stage of `drive`, or a new one aligned for `fh` (see alignedStage for `at`). */
+function acquire(drive: string, fh: FileHandle, at: number): Buffer | null {
+  for (let i = free.length - 1; i >= 0; i--) {
+    if (free[i]!.drive === drive) return free.splice(i, 1)[0]!.buf;
+  }
+  return alignedStage(fh, at);
 }
 
-function release(pool: DrivePool, s: Buffer | null): void {
-  if (s !== null && pool.free.length < POOL_MAX) pool.free.push(s);
+function release(drive: string, buf: Buffer | null): void {
+  if (buf === null) return;
+  if (free.length >= POOL_MAX) free.shift();
+  free.push({ drive, buf });
 }
 
 /**
@@ -78,26 +75,21 @@ function release(pool: DrivePool, s: Buffer | null): void {
  * drive `driveKey` accepts it. `map` turns I/O errors into drive errors.
  */
 export async function openShardWriter(path: string, driveKey: string, map: (err: unknown) => Promise<Error>): Promise<ShardWriter> {
-  let pool = pools.get(driveKey);
-  if (pool === undefined) {
-    pool = { free: [], direct: undefined };
-    pools.set(driveKey, pool);
-  }
-  if (pool.direct !== false) {
+  if (directOk.get(driveKey) !== false) {
     let fh: FileHandle | undefined;
     try {
       fh = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_DIRECT, 0o666);
-      const first = await acquire(pool, fh, 0);
+      const first = acquire(driveKey, fh, 0);
       if (first !== null) {
-        pool.direct = true;
-        return new DirectShardWriter(fh, pool, first, map);
+        directOk.set(driveKey, true);
+        return new DirectShardWriter(fh, driveKey, first, map);
       }
     } catch (err) {
       await fh?.close().catch(() => undefined);
       if (!isEinval(err)) throw err;
     }
     await fh?.close().catch(() => undefined);
-    pool.direct = false;
+    directOk.set(driveKey, false);
   }
   return new LocalShardWriter(await open(path, 'w'), map);
 }
@@ -105,7 +97,7 @@ export async function openShardWriter(path: string, driveKey: string, map: (err:
 /** ShardWriter over an O_DIRECT file; see the module comment. */
 class DirectShardWriter implements ShardWriter {
   readonly #fh: FileHandle;
-  readonly #pool: DrivePool;
+  readonly #drive: string;
   readonly #map: (err: unknown) => Promise<Error>;
   /** Stage being filled, and the one last written (reused once its write completed). */
   #stage: Buffer | null;
@@ -116,9 +108,9 @@ class DirectShardWriter implements ShardWriter {
   #pending: Promise<void> | null = null;
   #closed = false;
 
-  constructor(fh: FileHandle, pool: DrivePool, first: Buffer, map: (err: unknown) => Promise<Error>) {
+  constructor(fh: FileHandle, drive: string, first: Buffer, map: (err: unknown) => Promise<Error>) {
     this.#fh = fh;
-    this.#pool = pool;
+    this.#drive = drive;
     this.#stage = first;
     this.#map = map;
   }
@@ -129,7 +121,7 @@ class DirectShardWriter implements ShardWriter {
       for (const b of buffers) {
         let off = 0;
         while (off < b.byteLength) {
-          const stage = this.#stage ?? await this.#next();
+          const stage = this.#stage ?? this.#next();
           const take = Math.min(STAGE - this.#fill, b.byteLength - off);
           stage.set(b.subarray(off, off + take), this.#fill);
           this.#fill += take;
@@ -143,8 +135,8 @@ class DirectShardWriter implements ShardWriter {
   }
 
   /** A stage to fill: the one whose write completed, or one from the drive's pool. */
-  async #next(): Promise<Buffer> {
-    const s = this.#spare ?? await acquire(this.#pool, this.#fh, this.#flushed);
+  #next(): Buffer {
+    const s = this.#spare ?? acquire(this.#drive, this.#fh, this.#flushed);
     if (s === null) throw new Error('O_DIRECT write refused for every staging offset');
     this.#spare = null;
     this.#stage = s;
@@ -160,7 +152,7 @@ class DirectShardWriter implements ShardWriter {
     this.#fill = 0;
     this.#stage = null;
     const p = this.#writeAll(stage, STAGE, at).then(() => {
-      if (this.#closed) release(this.#pool, stage);
+      if (this.#closed) release(this.#drive, stage);
       else this.#spare = stage;
     });
     p.catch(() => undefined);
@@ -205,8 +197,8 @@ class DirectShardWriter implements ShardWriter {
   async #release(): Promise<void> {
     this.#closed = true;
     await this.#fh.close().catch(() => undefined);
-    release(this.#pool, this.#stage);
-    release(this.#pool, this.#spare);
+    release(this.#drive, this.#stage);
+    release(this.#drive, this.#spare);
     this.#stage = null;
     this.#spare = null;
   }
