@@ -10,7 +10,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const MAIN = resolve(fileURLToPath(new URL('../../src/main.ts', import.meta.url)));
-const BUILT = resolve(fileURLToPath(new URL('../../bin/svc.js', import.meta.url)));
+/** The built server's entry point (server/bin/svc.js), as users run it. */
+export const BUILT_SVC = resolve(fileURLToPath(new URL('../../bin/svc.js', import.meta.url)));
 
 /** A started server process. */
 export interface SvcProcess {
@@ -75,7 +76,7 @@ export async function startSvc(opts: StartOptions = {}): Promise<SvcProcess> {
     ...opts.env,
     SVC_TEST_ARGS: JSON.stringify(args),
   };
-  const nodeArgs = [...(opts.nodeArgs ?? []), ...(opts.built === true ? [BUILT, ...args] : svcNodeArgs())];
+  const nodeArgs = [...(opts.nodeArgs ?? []), ...(opts.built === true ? [BUILT_SVC, ...args] : svcNodeArgs())];
   const proc = spawn(process.execPath, nodeArgs, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout?.on('data', (c: Buffer) => { out += c.toString(); });

@@ -5,7 +5,8 @@ import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ServerError } from '../../common/index.js';
 import type { DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive.js';
-import { LocalShardReader, LocalShardWriter, readSmallFile } from './local-shard-io.js';
+import { openShardWriter } from './direct-shard-writer.js';
+import { LocalShardReader, readSmallFile } from './local-shard-io.js';
 import {
   DiskFullError, DiskNotFoundError, FaultyDiskError, FileNotFoundError, UnformattedDiskError,
   VolumeExistsError, VolumeNotFoundError,
@@ -235,14 +236,12 @@ export class LocalDrive implements Drive {
 
   async createShardWriter(sysPath: string): Promise<ShardWriter> {
     const path = this.#sysPath(sysPath);
-    let fh: FileHandle;
     try {
       await this.#mkdirUnderSys(dirname(path));
-      fh = await open(path, 'w');
+      return await openShardWriter(path, this.#root, (err) => this.#mapError(err, sysPath));
     } catch (err) {
       throw await this.#mapError(err, sysPath);
     }
-    return new LocalShardWriter(fh, (err) => this.#mapError(err, sysPath));
   }
 
   /** mkdir -p below an existing `.svc.sys/<area>` directory; never recreates the system area itself. */

@@ -87,10 +87,13 @@ export interface RangeOptions {
   length: number;
 }
 
+/** Blocks read ahead of the consumer: several reads in flight per shard file hide disk latency (bounded memory: READ_AHEAD blocks). */
+const READ_AHEAD = 4;
+
 /**
  * Yields the bytes [offset, offset+length) of one erasure-coded part, reading only the blocks
- * that overlap the range, one block ahead of the consumer. Output buffers are views of the
- * chunks read (no concatenation).
+ * that overlap the range, up to READ_AHEAD blocks ahead of the consumer. Output buffers are views
+ * of the chunks read (no concatenation).
  */
 export async function* readPartRange(st: DecodeState, r: RangeOptions): AsyncGenerator<Buffer> {
   if (r.length <= 0) return;
@@ -102,19 +105,25 @@ export async function* readPartRange(st: DecodeState, r: RangeOptions): AsyncGen
     p.catch(() => undefined);
     return p;
   };
-  let pending = fetch(first);
-  for (let b = first; b <= last; b++) {
-    const shards = await pending;
-    if (b < last) pending = fetch(b + 1);
-    const blockStart = b * r.blockSize;
-    const lo = Math.max(r.offset, blockStart) - blockStart;
-    const hi = Math.min(r.offset + r.length, blockStart + blockLength(r.partSize, r.blockSize, b)) - blockStart;
-    const chunkLen = shards[0]!.length;
-    for (let s = 0; s < k && s * chunkLen < hi; s++) {
-      const cs = s * chunkLen;
-      const a = Math.max(lo, cs);
-      const z = Math.min(hi, cs + chunkLen);
-      if (z > a) yield shards[s]!.subarray(a - cs, z - cs);
+  const ahead: Promise<Buffer[]>[] = [];
+  let next = first;
+  try {
+    for (let b = first; b <= last; b++) {
+      while (next <= last && ahead.length < READ_AHEAD) ahead.push(fetch(next++));
+      const shards = await ahead.shift()!;
+      const blockStart = b * r.blockSize;
+      const lo = Math.max(r.offset, blockStart) - blockStart;
+      const hi = Math.min(r.offset + r.length, blockStart + blockLength(r.partSize, r.blockSize, b)) - blockStart;
+      const chunkLen = shards[0]!.length;
+      for (let s = 0; s < k && s * chunkLen < hi; s++) {
+        const cs = s * chunkLen;
+        const a = Math.max(lo, cs);
+        const z = Math.min(hi, cs + chunkLen);
+        if (z > a) yield shards[s]!.subarray(a - cs, z - cs);
+      }
     }
+  } finally {
+    // A consumer that stops early (client gone) must not leave reads running on readers about to close.
+    await Promise.allSettled(ahead);
   }
 }

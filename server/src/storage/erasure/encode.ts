@@ -4,6 +4,7 @@ import type { BitrotHasher } from '../bitrot/index.js';
 import type { ShardWriter } from '../drive/index.js';
 import type { ErasureCodec } from './codec.js';
 import { chunkLength, shardSize } from './layout.js';
+import { OffloadedMd5 } from './md5-offload.js';
 
 /**
  * Streaming erasure encoder. The body is consumed with `for await`, so backpressure is natural:
@@ -11,8 +12,10 @@ import { chunkLength, shardSize } from './layout.js';
  * Blocks are pipelined: while block i is Reed-Solomon encoded (thread pool) and written to the
  * drives, block i+1 is filled from the body. Each chunk is written as hash ‖ chunk in one
  * vectored write, straight from the block buffer (the only copy is body chunk → block buffer).
- * MD5 (the ETag) is updated per body chunk on the event loop: node:crypto's native MD5 is the
- * single-stream ceiling (~0.7 GiB/s) and overlaps with the encode/write of the previous block.
+ * MD5 (the ETag) is the single-stream ceiling (~0.7 GiB/s per core): for bodies larger than the
+ * inline limit it runs in a worker thread (md5-offload.ts) on each filled block, whose buffer then
+ * lives in a SharedArrayBuffer and is refilled only once hashed, encoded and written; small
+ * bodies are hashed per chunk on the event loop (a thread hop would cost more than the hash).
  */
 
 /** Inputs of {@link encodeStream}. */
@@ -53,8 +56,10 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
   // GC churn were a large share of small-object CPU), the second one only once a second block starts.
   const cap = opts.expectedSize >= 0 ? Math.min(blockSize, opts.expectedSize) : blockSize;
   const stride = shardSize(cap, k);
-  const md5 = createHash('md5');
-  const bufs: Buffer[] = [Buffer.allocUnsafe(k * stride)];
+  const offload = opts.expectedSize > opts.inlineLimit ? new OffloadedMd5() : null;
+  const md5 = offload === null ? createHash('md5') : null;
+  const block = (): Buffer => (offload === null ? Buffer.allocUnsafe(k * stride) : Buffer.from(new SharedArrayBuffer(k * stride)));
+  const bufs: Buffer[] = [block()];
   const pars: Buffer[] = [Buffer.allocUnsafe(m * stride)];
   let cur = 0;
   let pos = 0;
@@ -62,6 +67,7 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
   let writers: (ShardWriter | null)[] | null = null;
   const errors: unknown[] = new Array<unknown>(n).fill(undefined);
   let inflight: Promise<void> = Promise.resolve();
+  const digest = (): Promise<Buffer> => (offload === null ? Promise.resolve(md5!.digest()) : offload.digest());
 
   const prepare = async (buf: Buffer, par: Buffer, len: number): Promise<{ shards: Buffer[]; hashes: Buffer[] }> => {
     const chunkLen = chunkLength(len, k);
@@ -102,13 +108,16 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
     const par = pars[cur]!;
     cur ^= 1;
     if (bufs[cur] === undefined) {
-      bufs[cur] = Buffer.allocUnsafe(k * stride);
+      bufs[cur] = block();
       pars[cur] = Buffer.allocUnsafe(m * stride);
     }
+    const hashed = offload?.update(buf.subarray(0, len));
+    hashed?.catch(() => undefined); // awaited by the job below
     const job = (async () => {
       const { shards, hashes } = await prepare(buf, par, len);
       await prev; // keeps writes of one shard file in block order
       await writeAll(shards, hashes);
+      await hashed;
     })();
     job.catch(() => undefined);
     inflight = job;
@@ -120,7 +129,7 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
       const chunk: Buffer = typeof raw === 'string' ? Buffer.from(raw) : (raw as Buffer);
       total += chunk.length;
       if (opts.expectedSize >= 0 && total > opts.expectedSize) throw opts.tooLargeError();
-      md5.update(chunk);
+      md5?.update(chunk);
       let off = 0;
       while (off < chunk.length) {
         const take = Math.min(blockSize - pos, chunk.length - off);
@@ -134,9 +143,12 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
       }
     }
     if (writers === null && total <= opts.inlineLimit) {
+      const hashed = offload?.update(bufs[cur]!.subarray(0, pos));
+      hashed?.catch(() => undefined); // awaited below
       const { shards, hashes } = await prepare(bufs[cur]!, pars[cur]!, pos);
       const inline = shards.map((s, i) => Buffer.concat([hashes[i]!, s]));
-      return { size: total, md5: md5.digest(), inline, written: new Array<boolean>(n).fill(true) };
+      await hashed;
+      return { size: total, md5: await digest(), inline, written: new Array<boolean>(n).fill(true) };
     }
     if (pos > 0) await submit(pos);
     else await ensureWriters();
@@ -152,9 +164,10 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
       }
     }));
     if (ws.filter((w) => w !== null).length < opts.writeQuorum) throw opts.quorumError(errors);
-    return { size: total, md5: md5.digest(), inline: null, written: ws.map((w) => w !== null) };
+    return { size: total, md5: await digest(), inline: null, written: ws.map((w) => w !== null) };
   } catch (err) {
     await inflight.catch(() => undefined);
+    offload?.abort();
     const ws = writers as (ShardWriter | null)[] | null;
     if (ws !== null) await Promise.all(ws.map((w) => w?.abort()));
     throw err;

@@ -1,0 +1,52 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openShardWriter } from './direct-shard-writer.js';
+
+const map = async (err: unknown): Promise<Error> => (err instanceof Error ? err : new Error(String(err)));
+
+function pattern(n: number, seed: number): Buffer {
+  const b = Buffer.allocUnsafe(n);
+  for (let i = 0; i < n; i++) b[i] = (i * 31 + seed * 7 + (i >> 9)) & 0xff;
+  return b;
+}
+
+test('the file holds exactly the appended bytes, whatever the write sizes (hash ‖ chunk framing, partial stages)', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-direct-'));
+  try {
+    // 0 bytes, less than one 4 KiB block, one full 1 MiB stage, and several stages with an unaligned tail.
+    for (const [i, sizes] of [[], [1], [100, 4000], [1 << 20], [32, 524_288, 32, 524_288, 32, 524_288, 32, 7], [3, 1_500_000, 2_000_001]].entries()) {
+      const path = join(dir, `part.${i}`);
+      const w = await openShardWriter(path, dir, map);
+      const parts = sizes.map((n, j) => pattern(n, i * 10 + j));
+      for (let j = 0; j < parts.length; j += 2) await w.write(parts.slice(j, j + 2));
+      await w.close();
+      assert.deepEqual(await readFile(path), Buffer.concat(parts), `sizes ${sizes.join(',')}`);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('writers of one drive run side by side, reuse pooled stages, and abort leaves the file to the caller', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-direct-'));
+  try {
+    const body = (s: number): Buffer[] => Array.from({ length: 6 }, (_, j) => pattern(524_320 + j, s + j));
+    for (let round = 0; round < 2; round++) {
+      const ws = await Promise.all([0, 1, 2, 3].map((s) => openShardWriter(join(dir, `s${s}`), dir, map)));
+      await Promise.all(ws.map(async (w, s) => { for (const b of body(s)) await w.write([b]); }));
+      await Promise.all(ws.map((w) => w.close()));
+      for (let s = 0; s < 4; s++) assert.deepEqual(await readFile(join(dir, `s${s}`)), Buffer.concat(body(s)));
+    }
+    const w = await openShardWriter(join(dir, 'aborted'), dir, map);
+    await w.write([pattern(3 << 20, 9)]);
+    await w.abort();
+    await w.abort();
+    await assert.rejects(w.write([Buffer.alloc(1)]));
+    assert.ok((await stat(join(dir, 'aborted'))).isFile());
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
