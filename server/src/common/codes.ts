@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   ERR_INVALID_OBJECT_NAME: 'The object key is empty, too long, or holds NUL or invalid UTF-8.',
   ERR_INVALID_PART: 'A part listed in CompleteMultipartUpload is missing or its ETag differs.',
   ERR_INVALID_PART_ORDER: 'Parts are not listed in ascending order.',
+  ERR_MD5_WORKER: 'The worker thread computing a PUT\'s MD5 (the ETag) failed; the PUT is refused, nothing is stored.',
   ERR_OBJECT_LOCKED: 'An object version is protected by Object Lock (retention or legal hold) and cannot be removed.',
   ERR_OBJECT_NOT_FOUND: 'The object does not exist.',
   ERR_READ_QUORUM: 'Fewer drives than the read quorum answered.',

@@ -1,5 +1,5 @@
 /** Public names of the kernel layer (STYLE.md convention 15: explicit list, no `export *`). */
-export { ServerError, isServerError } from './errors.js';
+export { ExpectedError, ServerError, isServerError } from './errors.js';
 export {
   CHECKSUM_ALGORITHMS,
   checksumAlgorithmFromHeaderName,

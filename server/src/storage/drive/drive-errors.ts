@@ -1,4 +1,4 @@
-import { ServerError } from '../../common/index.js';
+import { ExpectedError, ServerError } from '../../common/index.js';
 
 /**
  * Typed errors of a Drive. The engine counts them per drive when it reduces results to a quorum
@@ -6,7 +6,7 @@ import { ServerError } from '../../common/index.js';
  */
 
 /** The drive's root directory is missing or the drive is unreachable (offline). */
-export class DiskNotFoundError extends ServerError {
+export class DiskNotFoundError extends ExpectedError {
   constructor(drive: string, options?: { cause?: unknown }) {
     super('ERR_DISK_NOT_FOUND', `drive not found: ${drive}`, options);
   }
@@ -29,20 +29,9 @@ export class DiskFullError extends ServerError {
   constructor(drive: string) { super('ERR_DISK_FULL', `drive is full: ${drive}`); }
 }
 
-/**
- * A file or object path does not exist on this drive. An expected answer, made on every drive for every PUT of a
- * new key, so it carries no stack: capturing one (with async frames) was the costliest JS function of a 4 KiB PUT.
- */
-export class FileNotFoundError extends ServerError {
-  constructor(drive: string, path: string) {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    try {
-      super('ERR_FILE_NOT_FOUND', `file not found on ${drive}: ${path}`);
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
-  }
+/** A file or object path does not exist on this drive (every drive answers this for every PUT of a new key). */
+export class FileNotFoundError extends ExpectedError {
+  constructor(drive: string, path: string) { super('ERR_FILE_NOT_FOUND', `file not found on ${drive}: ${path}`); }
 }
 
 /** A file exists but is shorter than its metadata says (torn write, truncation). */

@@ -1,4 +1,4 @@
-import { ServerError } from '../../common/index.js';
+import { ExpectedError, ServerError } from '../../common/index.js';
 
 /** Typed engine errors; http/s3/error-mapping.ts maps each class to one S3 error code. */
 export class BucketNotFoundError extends ServerError {
@@ -16,7 +16,7 @@ export interface DeleteMarkerInfo {
   lastModified: Date;
 }
 
-export class ObjectNotFoundError extends ServerError {
+export class ObjectNotFoundError extends ExpectedError {
   /** Set when the key exists as a delete marker (its newest version): S3 then answers x-amz-delete-marker. */
   readonly deleteMarker: DeleteMarkerInfo | undefined;
   constructor(bucket: string, key: string, deleteMarker?: DeleteMarkerInfo) {

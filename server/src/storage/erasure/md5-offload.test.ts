@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { OffloadedMd5 } from './md5-offload.js';
 
 function shared(n: number, seed: number): Buffer {
@@ -27,4 +28,14 @@ test('an empty upload has the MD5 of nothing; an aborted one leaves the others i
   dropped.abort();
   assert.equal((await empty.digest()).toString('hex'), 'd41d8cd98f00b204e9800998ecf8427e');
   assert.equal((await kept.digest()).toString('hex'), createHash('md5').update(data).digest('hex'));
+});
+
+test('an upload aborted before its first block leaves nothing holding the process open', () => {
+  // In a fresh process (the workers are per process): before the fix a MessagePort stayed referenced and a test
+  // file whose upload was cut early never exited.
+  const script = `const { OffloadedMd5 } = await import(${JSON.stringify(new URL('./md5-offload.ts', import.meta.url).href)});
+    new OffloadedMd5().abort();
+    setImmediate(() => console.log(JSON.stringify(process.getActiveResourcesInfo())));`;
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+  assert.ok(!JSON.parse(out.trim().split('\n').pop()!).includes('MessagePort'), out);
 });

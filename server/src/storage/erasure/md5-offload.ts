@@ -88,7 +88,11 @@ class Md5Worker {
   }
 
   drop(id: number): void {
-    if (this.#dead === null) this.#worker.postMessage({ op: 'drop', id });
+    if (this.#dead !== null) return;
+    this.#worker.postMessage({ op: 'drop', id });
+    // A message posted while nothing is awaited must not hold the process open (it ref'd the port: a test file
+    // whose upload was cut before its first block never exited).
+    if (this.#waiting.size === 0) this.#worker.unref();
   }
 }
 
