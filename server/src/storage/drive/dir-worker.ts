@@ -81,8 +81,8 @@ function children(job) {
     const p = job.dir + '/' + job.names[i];
     try {
       let st;
-      try { st = fs.statSync(p); } catch (e) { if (e.code === 'ENOENT' || e.code === 'ENOTDIR') continue; throw e; }
-      if (!st.isDirectory()) continue;
+      try { st = fs.statSync(p, { throwIfNoEntry: false }); } catch (e) { if (e.code === 'ENOTDIR') continue; throw e; }
+      if (st === undefined || !st.isDirectory()) continue;
       status[i] = ${CHILD_DIR_ONLY};
       // A directory's link count is 2 + its subdirectories: 2 means no deeper segment (and no data directory).
       if (st.nlink !== 2) kids[i] = fs.readdirSync(p).some((x) => x[0] === '+' || x[0] === '#') ? 1 : 0;

@@ -69,6 +69,14 @@ function recordTime(record: ObjectRecord): number {
   return record.versions[0]?.modTime ?? 0;
 }
 
+/** Answer of {@link ErasureSet.readListBatch}, by position in the batch. */
+export interface ListBatch {
+  /** The key's record at read quorum; null when it has no committed record. */
+  records: (ObjectRecord | null)[];
+  /** True when the key is also a directory holding deeper keys (or some drive could not tell). */
+  children: boolean[];
+}
+
 /** Dependencies of an {@link ErasureSet}. */
 export interface ErasureSetDeps {
   index: number;
@@ -215,9 +223,7 @@ export class ErasureSet {
    * key falls back to the full quorum read, as a single read would. `children[i]` is true when some drive holds
    * deeper segments under `names[i]` (or could not tell).
    */
-  async readListBatch(
-    bucket: string, dirKey: string, names: readonly string[],
-  ): Promise<{ records: (ObjectRecord | null)[]; children: boolean[] }> {
+  async readListBatch(bucket: string, dirKey: string, names: readonly string[]): Promise<ListBatch> {
     // Drives being healed (fresh or back from an outage) may lack objects: they take no part in the fast path.
     const online = this.drives.flatMap((d, i) => (d.online && !d.healing ? [i] : []));
     const mask = this.drives.map(() => false);

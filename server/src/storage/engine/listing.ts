@@ -3,6 +3,7 @@ import type { ObjectRecord } from '../format/index.js';
 import type { ErasureSet } from './erasure-set.js';
 import { dirEntries, firstAfter } from './list-dir-cache.js';
 import type { DirEntry } from './list-dir-cache.js';
+import type { ListBatch } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
 import type { ListObjectsOptions, ListObjectsResult, ObjectInfo } from './object-layer.js';
 import { compareUtf8 } from './object-name.js';
@@ -40,6 +41,10 @@ export async function listDirUnion(set: ErasureSet, bucket: string, dirKey: stri
 
 /** Keys per batched metadata read when the caller gives no hint. */
 const DEFAULT_BATCH = 256;
+/** Keys per drive call: small enough that reading the next batch overlaps decoding this one. */
+const SUB_BATCH = 128;
+/** Keys of the chunk read after the expected ones (doubling from there). */
+const TAIL_BATCH = 16;
 /** Most keys per batched metadata read (a page of 1,000 plus the one that shows it is truncated). */
 const MAX_BATCH = 1_001;
 
@@ -54,7 +59,10 @@ async function* walk(
   const entries = await dirEntries(set, bucket, dirKey);
   let at = firstAfter(entries, startAfter);
   let done = false;
-  while (!done && at < entries.length) {
+  // The first chunk is what the caller said it needs; more is a guess, so further chunks start small and grow.
+  let size = batch;
+  for (let chunkNo = 0; !done && at < entries.length; chunkNo++) {
+    if (chunkNo > 0) size = Math.min(batch, chunkNo === 1 ? TAIL_BATCH : size * 2);
     const chunk: DirEntry[] = [];
     const names: string[] = [];
     for (; at < entries.length; at++) {
@@ -69,22 +77,30 @@ async function* walk(
       }
       if (compareUtf8(e.key, startAfter) <= 0 && !(e.dir && startAfter.startsWith(e.key))) continue;
       if (names[names.length - 1] !== e.name) {
-        if (names.length === batch) break;
+        if (names.length === size) break;
         names.push(e.name);
       }
       chunk.push(e);
     }
     if (chunk.length === 0) break;
-    const { records, children } = await set.readListBatch(bucket, dirKey, names);
+    // Sub-batches all in flight: the drives read the next ones while the first are decoded and consumed.
+    const reads: Promise<ListBatch>[] = [];
+    for (let i = 0; i < names.length; i += SUB_BATCH) {
+      const p = set.readListBatch(bucket, dirKey, names.slice(i, i + SUB_BATCH));
+      p.catch(() => undefined);
+      reads.push(p);
+    }
     const index = new Map(names.map((n, i) => [n, i]));
     for (const e of chunk) {
       const j = index.get(e.name)!;
+      const { records, children } = await reads[Math.floor(j / SUB_BATCH)]!;
+      const at = j % SUB_BATCH;
       if (!e.dir) {
-        const record = records[j];
+        const record = records[at];
         if (record !== null && record !== undefined) yield { key: e.key, record };
         continue;
       }
-      if (!children[j]) continue;
+      if (!children[at]) continue;
       if (slash && e.key.startsWith(prefix) && e.key.length > prefix.length) {
         if (compareUtf8(e.key, startAfter) > 0) yield { key: e.key, prefix: true };
         continue;
@@ -128,14 +144,16 @@ export async function* mergeSets(
       // A key is in one set of a pool, but two pools can both hold it after a race of two first writes from
       // different nodes: the newest record wins (as reads pick it), the older copy is skipped.
       let entry = heads[min]!;
+      const used: number[] = [];
       for (let i = 0; i < heads.length; i++) {
         const h = heads[i];
-        if (h === undefined || h.key !== entry.key || i === min) continue;
-        if ('record' in h && (!('record' in entry) || newestModTime(h.record) > newestModTime(entry.record))) entry = h;
-        heads[i] = (await iters[i]!.next()).value ?? undefined;
+        if (h === undefined || h.key !== entry.key) continue;
+        if (i !== min && 'record' in h && (!('record' in entry) || newestModTime(h.record) > newestModTime(entry.record))) entry = h;
+        used.push(i);
       }
-      heads[min] = (await iters[min]!.next()).value ?? undefined;
       yield entry;
+      // Advanced only once the consumer wants more: a page that is full reads no key beyond it.
+      for (const i of used) heads[i] = (await iters[i]!.next()).value ?? undefined;
     }
   } finally {
     await Promise.all(iters.map((it) => it.return(undefined)));
