@@ -217,11 +217,13 @@ export class ErasureSet {
 
   /**
    * Listing fast path for a batch of child segments `names` of the key directory `dirKey`: one
-   * Drive.readChildren call per drive, metadata from only K online drives (rotated per batch). Since a committed
-   * version is on at least write quorum (>= K, and K+1 when K == M) drives, K agreeing answers are the latest
-   * committed version and K "no record" answers (from drives not under heal) mean no committed version; any other
-   * key falls back to the full quorum read, as a single read would. `children[i]` is true when some drive holds
-   * deeper segments under `names[i]` (or could not tell).
+   * Drive.readChildren call per drive, on only K online drives (rotated per batch). Since a committed
+   * version is on at least write quorum (>= K, and K+1 when K == M) drives, K + write quorum > N: any K drives not
+   * under heal include a holder of every committed key. So K agreeing answers are the latest committed version, K
+   * "no record" answers mean no committed version, and deeper committed keys under a name show on one of the K.
+   * Any other key falls back to the full quorum read, as a single read would; without K + 1 drives fit for the
+   * fast path, every online drive is asked whether a name has deeper keys. `children[i]` is also true when a drive
+   * could not tell (the walk then reads that directory itself).
    */
   async readListBatch(bucket: string, dirKey: string, names: readonly string[]): Promise<ListBatch> {
     // Drives being healed (fresh or back from an outage) may lack objects: they take no part in the fast path.
@@ -232,7 +234,7 @@ export class ErasureSet {
       const start = this.#spread++ % online.length;
       for (let j = 0; j < this.readQuorum; j++) mask[online[(start + j) % online.length]!] = true;
     }
-    const res = await this.each((d, i) => d.readChildren(bucket, dirKey, names, mask[i] === true));
+    const res = await this.each((d) => d.readChildren(bucket, dirKey, names, fast), fast ? mask : undefined);
     const answered = res.filter((r) => r.ok).length;
     const children = names.map((_, j) => answered < this.readQuorum
       || res.some((r) => r.ok && (r.value[j]!.children || r.value[j]!.error !== undefined)));
