@@ -5,7 +5,7 @@ import {
 } from '../drive/index.js';
 import { onEach, readQuorum, writeQuorum } from '../erasure/index.js';
 import type { DriveResult } from '../erasure/index.js';
-import { decodeObjectRecord, isDeleteMarker } from '../format/index.js';
+import { decodeObjectRecord, isDeleteMarker, recordWriteId } from '../format/index.js';
 import type { ObjectMeta, ObjectRecord } from '../format/index.js';
 import type { NamespaceLocker, Unlock } from './locker.js';
 import type { ObjectInfo } from './object-layer.js';
@@ -257,14 +257,18 @@ export class ErasureSet {
           absent++;
           continue;
         }
-        let rec: ObjectRecord;
-        try {
-          rec = decodeObjectRecord(meta);
-        } catch {
-          break;
+        if (first === undefined) {
+          try {
+            first = decodeObjectRecord(meta);
+          } catch {
+            break;
+          }
+          agree++;
+          continue;
         }
-        if (first === undefined) first = rec;
-        if (rec.writeId === first.writeId) agree++;
+        // The other answers only need to be the same write: their write id is read without a full decode.
+        if (recordWriteId(meta) !== first.writeId) break;
+        agree++;
       }
       if (absent === this.readQuorum) return;
       if (first !== undefined && agree === this.readQuorum && recordK(first, this.k) <= agree) records[j] = first;
