@@ -149,6 +149,10 @@ class PoolWorker {
     // No inherited execArgv: the parent may run with loaders or --input-type flags meant for its own entry point.
     this.worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] });
     this.worker.unref();
+    // An unref before the thread is up does not hold: repeated once it is online (unless a job is waiting).
+    this.worker.once('online', () => {
+      if (this.pending.size === 0) this.worker.unref();
+    });
     this.worker.on('message', (m: { id: number; value?: unknown; error?: string }) => {
       const p = this.pending.get(m.id);
       if (p === undefined) return;
@@ -173,17 +177,30 @@ const POOL_SIZE = 2;
 const pool: PoolWorker[] = [];
 let nextId = 1;
 
+function spawn(): PoolWorker {
+  const w = new PoolWorker((dead) => {
+    const at = pool.indexOf(dead);
+    if (at >= 0) pool.splice(at, 1);
+  });
+  pool.push(w);
+  return w;
+}
+
+/**
+ * Starts the workers ahead of their first job: one takes 50-200 ms to boot, which the first LIST page would
+ * otherwise wait for. Idempotent; idle workers do not keep the process alive.
+ */
+export function warmDirPool(): void {
+  while (pool.length < POOL_SIZE) spawn();
+}
+
 /** Runs one job on the least busy worker (workers start on first use and do not keep the process alive when idle). */
 export function runDirJob(job: ScanJob): Promise<ScanAnswer>;
 export function runDirJob(job: ChildrenJob): Promise<ChildrenAnswer>;
 export function runDirJob(job: ScanJob | ChildrenJob): Promise<unknown> {
   let w: PoolWorker | undefined;
   if (pool.length < POOL_SIZE) {
-    w = new PoolWorker((dead) => {
-      const at = pool.indexOf(dead);
-      if (at >= 0) pool.splice(at, 1);
-    });
-    pool.push(w);
+    w = spawn();
   } else {
     for (const c of pool) if (w === undefined || c.pending.size < w.pending.size) w = c;
   }

@@ -5,7 +5,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ServerError } from '../../common/index.js';
 import type { ChildState, DirScan, DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive.js';
-import { CHILD_ERROR, CHILD_META, runDirJob } from './dir-worker.js';
+import { CHILD_ERROR, CHILD_META, runDirJob, warmDirPool } from './dir-worker.js';
 import { LocalShardReader, LocalShardWriter, readSmallFile } from './local-shard-io.js';
 import {
   DiskFullError, DiskNotFoundError, FaultyDiskError, FileNotFoundError, InvalidDrivePathError, UnformattedDiskError,
@@ -324,6 +324,8 @@ export class LocalDrive implements Drive {
   }
 
   async renameData(volume: string, key: string, meta: Uint8Array, opts: RenameDataOptions): Promise<void> {
+    // Listings follow writes: the listing's workers start with the first object written, not with the first page.
+    warmDirPool();
     const volDir = this.#volumeDir(volume);
     const { dir, named } = this.#objectDir(volume, key);
     if (opts.dataDir !== null) assertDataDir(opts.dataDir);
