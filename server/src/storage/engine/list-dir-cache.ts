@@ -63,13 +63,13 @@ export async function dirEntries(set: ErasureSet, bucket: string, dirKey: string
     if (!r.ok) {
       names.push(null);
       stamps.push(null);
-      if (cached?.names[i] != null) same = false;
+      if ((cached?.names[i] ?? null) !== null) same = false;
       return;
     }
     answered++;
     const mine = r.value.names ?? cached?.names[i] ?? null;
     if (mine === null) throw new InsufficientReadQuorumError(`cannot list ${bucket}: drive ${i} answered no names`);
-    if (r.value.names !== null || cached?.names[i] == null) same = false;
+    if (r.value.names !== null || (cached?.names[i] ?? null) === null) same = false;
     if (r.value.stamp === null) stable = false;
     names.push(mine);
     stamps.push(r.value.stamp);

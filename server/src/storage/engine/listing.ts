@@ -3,8 +3,8 @@ import type { ObjectRecord } from '../format/index.js';
 import type { ErasureSet } from './erasure-set.js';
 import { dirEntries, firstAfter } from './list-dir-cache.js';
 import type { DirEntry } from './list-dir-cache.js';
-import type { ListBatch } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
+import type { ListBatch } from './erasure-set.js';
 import type { ListObjectsOptions, ListObjectsResult, ObjectInfo } from './object-layer.js';
 import { compareUtf8 } from './object-name.js';
 import { InsufficientReadQuorumError } from './storage-errors.js';
@@ -14,12 +14,15 @@ import { InsufficientReadQuorumError } from './storage-errors.js';
  * keys in UTF-8 byte order, filtered by prefix, rolled up at the delimiter, after startAfter.
  *
  * Per set, key directories are walked depth-first; each directory's names are the union over
- * the set's online drives (so wiped or offline drives only shrink redundancy, not results).
+ * the set's online drives (so wiped or offline drives only shrink redundancy, not results), kept sorted between
+ * pages while every drive vouches they did not change (list-dir-cache.ts); a continuation page starts by binary
+ * search at its cursor instead of re-reading the directory.
  * A child segment `s` yields two sort entries, `s` (maybe an object) and `s/` (maybe a
  * directory), sorted in UTF-8 order: this makes depth-first order equal to key order. Subtrees
  * entirely before startAfter or outside the prefix are skipped; with "/" as delimiter a
  * directory becomes a common prefix without being descended. Candidate objects are confirmed
- * by reading their metadata in batches (ErasureSet.readListBatch, which also supplies size/ETag). Sets are then merged.
+ * by reading their metadata in batches of about a page (ErasureSet.readListBatch: one drive call per drive and
+ * batch, which also supplies size/ETag and whether a name has deeper keys). Sets are then merged.
  */
 
 /** One listing entry: a key's record (every version) or a common prefix. */
