@@ -131,3 +131,29 @@ test('openStorage over local + remote drives: put/get/list/multipart, then a nod
   await assert.rejects(read(st, 'dir/large'), InsufficientReadQuorumError);
   await assert.rejects(st.putObject('bkt', 'after', Readable.from([small]), { size: small.length, metadata: META }), InsufficientWriteQuorumError);
 });
+
+test('RemoteDrive: the listing calls (scanDir, readChildren) answer as the drive itself, one round trip per batch', async (t) => {
+  const c = await cluster(t);
+  const st = await c.open();
+  await st.makeBucket('bkt');
+  const keys = Array.from({ length: 45 }, (_, i) => `p/${String(i).padStart(2, '0')}`).concat('p/07/sub', `p/${'q'.repeat(300)}`);
+  for (const k of keys) await st.putObject('bkt', k, Readable.from([Buffer.from(k)]), { size: k.length, metadata: META });
+  const remote = c.a.drives[0]!;
+  const local = new LocalDrive(remote.endpoint.slice(c.a.client.origin.length));
+  const names = ['00', '07', 'q'.repeat(300), 'missing'];
+  assert.deepEqual(await remote.readChildren('bkt', 'p/', names, true), await local.readChildren('bkt', 'p/', names, true));
+  assert.deepEqual((await remote.readChildren('bkt', 'p/', names, false)).map((x) => x.children), [false, true, false, false]);
+  const scan = await remote.scanDir('bkt', 'p/', null);
+  assert.deepEqual(scan.names?.sort(), (await local.listDir('bkt', 'p/')).sort());
+  await assert.rejects(remote.readChildren('bkt', 'p/', ['a/b'], true), (err: unknown) => (err as Error).name === 'InvalidDrivePathError');
+  const seen: string[] = [];
+  let startAfter = '';
+  for (;;) {
+    const page = await st.listObjects('bkt', { prefix: 'p/', delimiter: '', startAfter, maxKeys: 10 });
+    seen.push(...page.objects.map((o) => o.key));
+    if (!page.isTruncated) break;
+    startAfter = page.nextMarker!;
+  }
+  assert.deepEqual(seen, [...keys].sort());
+  assert.equal(seen.length, 47);
+});

@@ -4,7 +4,7 @@
  * in time surfaces as DiskNotFoundError (an offline drive: it does not vote in a quorum and the drive monitor
  * re-checks it), never as a hang. Errors raised by the remote drive itself arrive as their own classes.
  */
-import type { DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from '../storage/index.js';
+import type { ChildState, DirScan, DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from '../storage/index.js';
 import { DiskNotFoundError, FaultyDiskError, FileCorruptError } from '../storage/index.js';
 import { RpcAuthError, RpcProtocolError, RpcUnavailableError, SHARD_READ, SHARD_WRITE, drivePath } from './rpc/index.js';
 import type { DriveMethod, RpcClient, RpcUpload } from './rpc/index.js';
@@ -139,4 +139,12 @@ export class RemoteDrive implements Drive {
 
   async deleteObject(volume: string, key: string): Promise<void> { await this.#call('deleteObject', [volume, key]); }
   listDir(volume: string, dirKey: string): Promise<string[]> { return this.#call('listDir', [volume, dirKey]); }
+  scanDir(volume: string, dirKey: string, knownStamp: string | null): Promise<DirScan> {
+    return this.#call('scanDir', [volume, dirKey, knownStamp]);
+  }
+
+  /** One round trip for the whole batch (the listing's metadata reads of up to a page of keys). */
+  readChildren(volume: string, dirKey: string, names: readonly string[], withMeta: boolean): Promise<ChildState[]> {
+    return this.#call('readChildren', [volume, dirKey, names, withMeta]);
+  }
 }

@@ -20,7 +20,7 @@ export {
   InvalidObjectNameError, InvalidPartError, InvalidPartOrderError, InvalidStorageConfigError, LocalLocker,
   MAX_KEY_BYTES, MIN_PART_SIZE, ObjectNotFoundError, UploadNotFoundError, VersionNotFoundError, openPools, openStorage,
 } from './engine/index.js';
-export type { DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive/index.js';
+export type { ChildState, DirScan, DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive/index.js';
 export {
   DiskFullError, DiskNotFoundError, FaultyDiskError, FileCorruptError, FileNotFoundError, InvalidDrivePathError,
   LocalDrive, UnformattedDiskError, VolumeExistsError, VolumeNotFoundError,

@@ -24,7 +24,7 @@ export const DRIVE_METHODS = [
   'readFormat', 'writeFormat', 'diskInfo', 'cleanTemp',
   'makeVolume', 'statVolume', 'listVolumes', 'writeVolumeMeta', 'deleteVolume',
   'writeSysFile', 'readSysFile', 'listSysDir', 'renameSys', 'deleteSysPath',
-  'renameData', 'readMeta', 'deleteObject', 'listDir',
+  'renameData', 'readMeta', 'deleteObject', 'listDir', 'scanDir', 'readChildren',
 ] as const satisfies readonly (keyof Drive)[];
 
 /** A Drive method served as a JSON call. */

@@ -55,6 +55,31 @@ export interface VolumeEntry {
   meta: Buffer;
 }
 
+/** Answer of {@link Drive.scanDir}. */
+export interface DirScan {
+  /**
+   * Child segments (as {@link Drive.listDir}); null when the caller's `knownStamp` still describes the directory
+   * (its names are unchanged since that scan).
+   */
+  names: string[] | null;
+  /**
+   * Identity of the directory's state when it was read (inode, mtime, ctime, link count); null when it cannot
+   * vouch for the names later: the directory changed within the last few clock ticks (a change in the same tick
+   * would keep the same mtime), a name was unreadable, or the directory is absent.
+   */
+  stamp: string | null;
+}
+
+/** What {@link Drive.readChildren} reports for one child segment of a key directory. */
+export interface ChildState {
+  /** The child's metadata record (only when asked for); null when absent or not asked for. */
+  meta: Buffer | null;
+  /** True when the child's directory holds deeper key segments. */
+  children: boolean;
+  /** Set when this child could not be read (the drive's reason); `meta` and `children` are then unknown. */
+  error?: string;
+}
+
 /** A disk (local or remote) holding format, buckets, objects and the system area. */
 export interface Drive {
   /** Human-readable location (path or URL), used in logs and errors. */
@@ -109,4 +134,14 @@ export interface Drive {
    * A name may denote an object, a deeper directory, or both.
    */
   listDir(volume: string, dirKey: string): Promise<string[]>;
+  /**
+   * {@link listDir} plus a stamp of the directory's state, so that a caller holding the names of an earlier scan
+   * can revalidate them with one cheap call (`names` is null when `knownStamp` still matches).
+   */
+  scanDir(volume: string, dirKey: string, knownStamp: string | null): Promise<DirScan>;
+  /**
+   * For each child segment `names[i]` of `dirKey`, in one call: its metadata record when `withMeta` (null when it
+   * has none) and whether it has deeper segments. The listing's batched read: one round trip per batch of keys.
+   */
+  readChildren(volume: string, dirKey: string, names: readonly string[], withMeta: boolean): Promise<ChildState[]>;
 }

@@ -1,5 +1,5 @@
 /** Public names of the drive layer: the Drive port, the local implementation, drive errors. */
-export type { DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive.js';
+export type { ChildState, DirScan, DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive.js';
 export {
   DiskFullError, DiskNotFoundError, FaultyDiskError, FileCorruptError, FileNotFoundError, InvalidDrivePathError, UnformattedDiskError,
   VolumeExistsError, VolumeNotFoundError, isDriveOfflineError,

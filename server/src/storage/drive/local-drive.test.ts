@@ -101,3 +101,48 @@ test('cleanTemp(olderThanMs) keeps temp entries written within the grace period 
   await drive.cleanTemp();
   assert.deepEqual(await readdir(tmp), []);
 });
+
+test('readChildren: metadata and "has deeper keys" of many children in one call; bad names are refused', async (t) => {
+  const { root, drive } = await fresh(t);
+  await drive.makeVolume('b', Buffer.alloc(0));
+  const long = 'y'.repeat(300);
+  for (const key of ['d/a', 'd/b/c', 'd/e', 'd/e/f', `d/${long}`]) {
+    await drive.renameData('b', key, Buffer.from(`meta:${key}`), { srcDataPath: null, dataDir: null });
+  }
+  const got = await drive.readChildren('b', 'd/', ['a', 'b', 'e', 'nope', long], true);
+  assert.deepEqual(got.map((c) => [c.meta?.toString() ?? null, c.children, c.error]), [
+    ['meta:d/a', false, undefined], [null, true, undefined], ['meta:d/e', true, undefined], [null, false, undefined],
+    [`meta:d/${long}`, false, undefined],
+  ]);
+  const bare = await drive.readChildren('b', 'd/', ['a', 'b'], false);
+  assert.deepEqual(bare.map((c) => [c.meta, c.children]), [[null, false], [null, true]]);
+  assert.deepEqual((await drive.readChildren('b', 'missing/', ['a'], true)).map((c) => c.meta), [null]);
+  await assert.rejects(drive.readChildren('b', 'd/', ['x/y'], true), InvalidDrivePathError);
+  await assert.rejects(drive.readChildren('b', 'd', ['a'], true), InvalidDrivePathError);
+  await rm(root, { recursive: true });
+  await assert.rejects(drive.readChildren('b', 'd/', ['a'], true), DiskNotFoundError);
+});
+
+test('scanDir: the names of listDir plus a stamp that vouches for them until the directory changes', async (t) => {
+  const { drive } = await fresh(t);
+  await drive.makeVolume('b', Buffer.alloc(0));
+  const long = 'z'.repeat(300);
+  for (const key of ['d/a', 'd/b/c', `d/${long}`]) await drive.renameData('b', key, Buffer.from('m'), { srcDataPath: null, dataDir: null });
+  let scan = await drive.scanDir('b', 'd/', null);
+  assert.deepEqual(scan.names?.sort(), ['a', 'b', long].sort());
+  assert.deepEqual(scan.names?.sort(), (await drive.listDir('b', 'd/')).sort());
+  // The stamp is given once the directory has settled (no change within the last clock ticks).
+  for (let i = 0; i < 100 && scan.stamp === null; i++) {
+    await new Promise((r) => setTimeout(r, 25));
+    scan = await drive.scanDir('b', 'd/', null);
+  }
+  assert.notEqual(scan.stamp, null);
+  assert.deepEqual(await drive.scanDir('b', 'd/', scan.stamp), { names: null, stamp: scan.stamp });
+  await drive.renameData('b', 'd/new', Buffer.from('m'), { srcDataPath: null, dataDir: null });
+  assert.deepEqual((await drive.scanDir('b', 'd/', scan.stamp)).names?.sort(), ['a', 'b', long, 'new'].sort());
+  await drive.deleteObject('b', 'd/a');
+  assert.deepEqual((await drive.scanDir('b', 'd/', scan.stamp)).names?.sort(), ['b', long, 'new'].sort());
+  assert.deepEqual(await drive.scanDir('b', 'nothing/', null), { names: [], stamp: null });
+  await assert.rejects(drive.scanDir('nope', '', null), VolumeNotFoundError);
+  await assert.rejects(drive.scanDir('b', 'd', null), InvalidDrivePathError);
+});

@@ -4,16 +4,17 @@ import { access, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, statfs
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ServerError } from '../../common/index.js';
-import type { DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive.js';
+import type { ChildState, DirScan, DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive.js';
 import { openShardWriter } from './direct-shard-writer.js';
+import { CHILD_ERROR, CHILD_META, runDirJob, warmDirPool } from './dir-worker.js';
 import { LocalShardReader, readSmallFile } from './local-shard-io.js';
 import {
-  DiskFullError, DiskNotFoundError, FaultyDiskError, FileNotFoundError, UnformattedDiskError,
+  DiskFullError, DiskNotFoundError, FaultyDiskError, FileNotFoundError, InvalidDrivePathError, UnformattedDiskError,
   VolumeExistsError, VolumeNotFoundError,
 } from './drive-errors.js';
 import {
   META_FILE, SEGMENT_NAME_FILE, SYS_DIR, VOLUME_META_FILE, assertDataDir, assertSysPath, assertVolumeName,
-  encodeKey, entryKind, isDataDirName,
+  encodeKey, encodeSegment, entryKind, isDataDirName,
 } from './object-path.js';
 
 const FORMAT_FILE = 'format.json';
@@ -21,6 +22,14 @@ const TMP_DIR = 'tmp';
 const TRASH_DIR = 'trash';
 const MULTIPART_DIR = 'multipart';
 const SYS_AREAS = [TMP_DIR, TRASH_DIR, MULTIPART_DIR] as const;
+/**
+ * A directory stamp vouches for its names only once the directory has not changed for this long: file times come
+ * from the kernel's coarse clock (one tick, at most 10 ms at HZ=100), so a change within the same tick as the
+ * previous one keeps the same mtime; after 20 ms any later change moves it.
+ */
+const STAMP_SETTLE_MS = 20;
+/** Most names in one {@link LocalDrive.readChildren} call. */
+const MAX_CHILDREN_BATCH = 10_000;
 
 function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
@@ -314,6 +323,8 @@ export class LocalDrive implements Drive {
   }
 
   async renameData(volume: string, key: string, meta: Uint8Array, opts: RenameDataOptions): Promise<void> {
+    // Listings follow writes: the listing's workers start with the first object written, not with the first page.
+    warmDirPool();
     const volDir = this.#volumeDir(volume);
     const { dir, named } = this.#objectDir(volume, key);
     if (opts.dataDir !== null) assertDataDir(opts.dataDir);
@@ -460,5 +471,59 @@ export class LocalDrive implements Drive {
       }
     }
     return out;
+  }
+
+  #keyDir(volume: string, dirKey: string): string {
+    if (typeof dirKey !== 'string' || (dirKey !== '' && !dirKey.endsWith('/'))) {
+      throw new InvalidDrivePathError(`invalid key directory: ${JSON.stringify(dirKey)}`);
+    }
+    return dirKey === '' ? this.#volumeDir(volume) : this.#objectDir(volume, dirKey.slice(0, -1)).dir;
+  }
+
+  async scanDir(volume: string, dirKey: string, knownStamp: string | null): Promise<DirScan> {
+    const dir = this.#keyDir(volume, dirKey);
+    if (knownStamp !== null && typeof knownStamp !== 'string') throw new InvalidDrivePathError('invalid directory stamp');
+    const a = await runDirJob({ op: 'scan', dir, knownStamp, settleMs: STAMP_SETTLE_MS }).catch((err: unknown) => {
+      throw new FaultyDiskError(this.endpoint, `scan of ${dirKey}: ${(err as Error).message}`, { cause: err });
+    });
+    if (a.error !== undefined) {
+      const mapped = await this.#mapError(Object.assign(new Error(a.error), { code: a.error }), dirKey);
+      if (!(mapped instanceof FileNotFoundError)) throw mapped;
+      if (dirKey !== '') return { names: [], stamp: null };
+      throw new VolumeNotFoundError(this.endpoint, volume);
+    }
+    if (a.entries === null) return { names: null, stamp: a.stamp };
+    const names: string[] = [];
+    for (const n of a.entries) {
+      const kind = entryKind(n);
+      if (kind === 'plain') names.push(n.slice(1));
+      else if (kind === 'hashed' && a.hashed[n] !== undefined) names.push(a.hashed[n]);
+    }
+    return { names, stamp: a.stamp };
+  }
+
+  async readChildren(volume: string, dirKey: string, names: readonly string[], withMeta: boolean): Promise<ChildState[]> {
+    const dir = this.#keyDir(volume, dirKey);
+    if (!Array.isArray(names) || names.length > MAX_CHILDREN_BATCH) throw new InvalidDrivePathError('invalid list of names');
+    const encoded = names.map((n) => {
+      if (typeof n !== 'string' || n.includes('/')) throw new InvalidDrivePathError(`invalid key segment: ${JSON.stringify(n)}`);
+      return encodeSegment(n).name;
+    });
+    const a = await runDirJob({ op: 'children', dir, names: encoded, withMeta: withMeta === true }).catch((err: unknown) => {
+      throw new FaultyDiskError(this.endpoint, `read of ${dirKey}: ${(err as Error).message}`, { cause: err });
+    });
+    // Absent children are checked against the root once: a wiped or unformatted drive is an error, not "no key".
+    if (a.missing || a.status.some((s) => s < CHILD_META && withMeta)) {
+      const state = await this.#rootState();
+      if (state === 'missing') throw new DiskNotFoundError(this.endpoint);
+      if (state === 'unformatted') throw new UnformattedDiskError(this.endpoint);
+    }
+    const data = Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength);
+    return names.map((_, i) => {
+      const s = a.status[i]!;
+      if (s === CHILD_ERROR) return { meta: null, children: false, error: `${a.errors[i] ?? 'error'} on ${dirKey}${names[i]}` };
+      const meta = s === CHILD_META ? data.subarray(a.offsets[i]!, a.offsets[i + 1]!) : null;
+      return { meta, children: a.children[i] === 1 };
+    });
   }
 }

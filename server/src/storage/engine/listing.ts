@@ -1,7 +1,10 @@
 import { isDeleteMarker } from '../format/index.js';
 import type { ObjectRecord } from '../format/index.js';
 import type { ErasureSet } from './erasure-set.js';
+import { dirEntries, firstAfter } from './list-dir-cache.js';
+import type { DirEntry } from './list-dir-cache.js';
 import { toObjectInfo } from './erasure-set.js';
+import type { ListBatch } from './erasure-set.js';
 import type { ListObjectsOptions, ListObjectsResult, ObjectInfo } from './object-layer.js';
 import { compareUtf8 } from './object-name.js';
 import { InsufficientReadQuorumError } from './storage-errors.js';
@@ -11,21 +14,19 @@ import { InsufficientReadQuorumError } from './storage-errors.js';
  * keys in UTF-8 byte order, filtered by prefix, rolled up at the delimiter, after startAfter.
  *
  * Per set, key directories are walked depth-first; each directory's names are the union over
- * the set's online drives (so wiped or offline drives only shrink redundancy, not results).
+ * the set's online drives (so wiped or offline drives only shrink redundancy, not results), kept sorted between
+ * pages while every drive vouches they did not change (list-dir-cache.ts); a continuation page starts by binary
+ * search at its cursor instead of re-reading the directory.
  * A child segment `s` yields two sort entries, `s` (maybe an object) and `s/` (maybe a
  * directory), sorted in UTF-8 order: this makes depth-first order equal to key order. Subtrees
  * entirely before startAfter or outside the prefix are skipped; with "/" as delimiter a
  * directory becomes a common prefix without being descended. Candidate objects are confirmed
- * by reading their metadata (ErasureSet.readListMeta, which also supplies size/ETag). Sets are then merged.
+ * by reading their metadata in batches of about a page (ErasureSet.readListBatch: one drive call per drive and
+ * batch, which also supplies size/ETag and whether a name has deeper keys). Sets are then merged.
  */
 
 /** One listing entry: a key's record (every version) or a common prefix. */
 export type ListEntry = { key: string; record: ObjectRecord } | { key: string; prefix: true };
-
-interface Candidate {
-  key: string;
-  dir: boolean;
-}
 
 /** Union of a key directory's child segments over the set's drives (read quorum of answers required). */
 export async function listDirUnion(set: ErasureSet, bucket: string, dirKey: string): Promise<string[]> {
@@ -41,73 +42,99 @@ export async function listDirUnion(set: ErasureSet, bucket: string, dirKey: stri
   return [...names];
 }
 
-/** Walks candidate keys (and "/" common prefixes) of one set in key order. */
+/** Keys per batched metadata read when the caller gives no hint. */
+const DEFAULT_BATCH = 256;
+/** Keys per drive call: small enough that reading the next batch overlaps decoding this one. */
+const SUB_BATCH = 128;
+/** Keys of the chunk read after the expected ones (doubling from there). */
+const TAIL_BATCH = 16;
+/** Most keys per batched metadata read (a page of 1,000 plus the one that shows it is truncated). */
+const MAX_BATCH = 1_001;
+
+/**
+ * Walks the entries of one set under `dirKey` in key order: objects with their record, "/" common prefixes, and
+ * deeper directories descended into. Entries are visited in batches of about `batch` names, each confirmed with
+ * one ErasureSet.readListBatch (one drive call per drive).
+ */
 async function* walk(
-  set: ErasureSet, bucket: string, dirKey: string, prefix: string, startAfter: string, slash: boolean,
-): AsyncGenerator<Candidate> {
-  const names = await listDirUnion(set, bucket, dirKey);
-  const entries: { sort: string; key: string; dir: boolean }[] = [];
-  for (const n of names) {
-    entries.push({ sort: n, key: dirKey + n, dir: false }, { sort: `${n}/`, key: `${dirKey}${n}/`, dir: true });
-  }
-  entries.sort((a, b) => compareUtf8(a.sort, b.sort));
-  for (const e of entries) {
-    if (!e.dir) {
-      if (e.key.startsWith(prefix) && compareUtf8(e.key, startAfter) > 0) yield { key: e.key, dir: false };
-      continue;
+  set: ErasureSet, bucket: string, dirKey: string, prefix: string, startAfter: string, slash: boolean, batch: number,
+): AsyncGenerator<ListEntry> {
+  const entries = await dirEntries(set, bucket, dirKey);
+  let at = firstAfter(entries, startAfter);
+  let done = false;
+  // The first chunk is what the caller said it needs; more is a guess, so further chunks start small and grow.
+  let size = batch;
+  for (let chunkNo = 0; !done && at < entries.length; chunkNo++) {
+    if (chunkNo > 0) size = Math.min(batch, chunkNo === 1 ? TAIL_BATCH : size * 2);
+    const chunk: DirEntry[] = [];
+    const names: string[] = [];
+    for (; at < entries.length; at++) {
+      const e = entries[at]!;
+      if (!e.key.startsWith(prefix) && !(e.dir && prefix.startsWith(e.key))) {
+        // Entries are in key order: past the prefix's range nothing more can match.
+        if (compareUtf8(e.key, prefix) > 0) {
+          done = true;
+          break;
+        }
+        continue;
+      }
+      if (compareUtf8(e.key, startAfter) <= 0 && !(e.dir && startAfter.startsWith(e.key))) continue;
+      if (names[names.length - 1] !== e.name) {
+        if (names.length === size) break;
+        names.push(e.name);
+      }
+      chunk.push(e);
     }
-    const dk = e.key;
-    if (!(dk.startsWith(prefix) || prefix.startsWith(dk))) continue;
-    if (compareUtf8(dk, startAfter) <= 0 && !startAfter.startsWith(dk)) continue;
-    if (slash && dk.startsWith(prefix) && dk.length > prefix.length) {
-      if (compareUtf8(dk, startAfter) > 0 && (await listDirUnion(set, bucket, dk)).length > 0) yield { key: dk, dir: true };
-      continue;
+    if (chunk.length === 0) break;
+    // Sub-batches all in flight: the drives read the next ones while the first are decoded and consumed.
+    const reads: Promise<ListBatch>[] = [];
+    for (let i = 0; i < names.length; i += SUB_BATCH) {
+      const p = set.readListBatch(bucket, dirKey, names.slice(i, i + SUB_BATCH));
+      p.catch(() => undefined);
+      reads.push(p);
     }
-    yield* walk(set, bucket, dk, prefix, startAfter, slash);
+    const index = new Map(names.map((n, i) => [n, i]));
+    for (const e of chunk) {
+      const j = index.get(e.name)!;
+      const { records, children } = await reads[Math.floor(j / SUB_BATCH)]!;
+      const at = j % SUB_BATCH;
+      if (!e.dir) {
+        const record = records[at];
+        if (record !== null && record !== undefined) yield { key: e.key, record };
+        continue;
+      }
+      if (!children[at]) continue;
+      if (slash && e.key.startsWith(prefix) && e.key.length > prefix.length) {
+        if (compareUtf8(e.key, startAfter) > 0) yield { key: e.key, prefix: true };
+        continue;
+      }
+      yield* walk(set, bucket, e.key, prefix, startAfter, slash, batch);
+    }
   }
 }
 
-/** Objects and "/" prefixes of one set, in key order, with metadata fetched a few keys ahead. */
+/**
+ * Objects and "/" prefixes of one set, in key order. `batch` is how many keys the caller probably needs (a page:
+ * max-keys + 1); metadata is read that many keys at a time.
+ */
 export async function* listSet(
-  set: ErasureSet, bucket: string, prefix: string, startAfter: string, slash: boolean,
+  set: ErasureSet, bucket: string, prefix: string, startAfter: string, slash: boolean, batch = DEFAULT_BATCH,
 ): AsyncGenerator<ListEntry> {
   const startDir = prefix.slice(0, prefix.lastIndexOf('/') + 1);
-  const ahead: { c: Candidate; info: Promise<ObjectRecord | null> }[] = [];
-  const lookup = (c: Candidate): Promise<ObjectRecord | null> => {
-    if (c.dir) return Promise.resolve(null);
-    const p = set.readListMeta(bucket, c.key);
-    p.catch(() => undefined);
-    return p;
-  };
-  const emit = async (item: { c: Candidate; info: Promise<ObjectRecord | null> }): Promise<ListEntry | null> => {
-    if (item.c.dir) return { key: item.c.key, prefix: true };
-    const record = await item.info;
-    return record === null ? null : { key: item.c.key, record };
-  };
-  for await (const c of walk(set, bucket, startDir, prefix, startAfter, slash)) {
-    ahead.push({ c, info: lookup(c) });
-    if (ahead.length >= 16) {
-      const e = await emit(ahead.shift()!);
-      if (e !== null) yield e;
-    }
-  }
-  while (ahead.length > 0) {
-    const e = await emit(ahead.shift()!);
-    if (e !== null) yield e;
-  }
+  yield* walk(set, bucket, startDir, prefix, startAfter, slash, Math.max(1, Math.min(MAX_BATCH, batch)));
 }
 
 /** True when `bucket` holds any key, whatever its versions (a bucket of delete markers is not empty). */
 export async function hasAnyKey(sets: readonly ErasureSet[], bucket: string): Promise<boolean> {
-  for await (const _entry of mergeSets(sets, bucket, '', '', false)) return true;
+  for await (const _entry of mergeSets(sets, bucket, '', '', false, 1)) return true;
   return false;
 }
 
 /** Per-set listings (each in key order) merged into one stream in key order. */
 export async function* mergeSets(
-  sets: readonly ErasureSet[], bucket: string, prefix: string, startAfter: string, slash: boolean,
+  sets: readonly ErasureSet[], bucket: string, prefix: string, startAfter: string, slash: boolean, batch = DEFAULT_BATCH,
 ): AsyncGenerator<ListEntry> {
-  const iters = sets.map((s) => listSet(s, bucket, prefix, startAfter, slash));
+  const iters = sets.map((s) => listSet(s, bucket, prefix, startAfter, slash, batch));
   try {
     const heads: (ListEntry | undefined)[] = await Promise.all(iters.map(async (it) => (await it.next()).value ?? undefined));
     for (;;) {
@@ -120,14 +147,16 @@ export async function* mergeSets(
       // A key is in one set of a pool, but two pools can both hold it after a race of two first writes from
       // different nodes: the newest record wins (as reads pick it), the older copy is skipped.
       let entry = heads[min]!;
+      const used: number[] = [];
       for (let i = 0; i < heads.length; i++) {
         const h = heads[i];
-        if (h === undefined || h.key !== entry.key || i === min) continue;
-        if ('record' in h && (!('record' in entry) || newestModTime(h.record) > newestModTime(entry.record))) entry = h;
-        heads[i] = (await iters[i]!.next()).value ?? undefined;
+        if (h === undefined || h.key !== entry.key) continue;
+        if (i !== min && 'record' in h && (!('record' in entry) || newestModTime(h.record) > newestModTime(entry.record))) entry = h;
+        used.push(i);
       }
-      heads[min] = (await iters[min]!.next()).value ?? undefined;
       yield entry;
+      // Advanced only once the consumer wants more: a page that is full reads no key beyond it.
+      for (const i of used) heads[i] = (await iters[i]!.next()).value ?? undefined;
     }
   } finally {
     await Promise.all(iters.map((it) => it.return(undefined)));
@@ -159,7 +188,7 @@ export async function listObjects(sets: readonly ErasureSet[], bucket: string, o
   if (maxKeys <= 0) return result;
   let lastPrefix: string | undefined;
   let count = 0;
-  for await (const entry of mergeSets(sets, bucket, prefix, startAfter, slash)) {
+  for await (const entry of mergeSets(sets, bucket, prefix, startAfter, slash, maxKeys + 1)) {
     let info: ObjectInfo | undefined;
     if ('record' in entry) {
       const latest = entry.record.versions[0];

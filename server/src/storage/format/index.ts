@@ -11,3 +11,4 @@ export {
 } from './sys-records.js';
 export type { BucketConfigEntry, BucketRecord, PartRecord, UploadRecord } from './sys-records.js';
 export type { ObjectLockMeta } from './object-lock-meta.js';
+export { recordWriteId } from './record-probe.js';

@@ -1,0 +1,214 @@
+/**
+ * A small pool of worker threads doing the listing's directory reads with synchronous system calls. Why: a LIST
+ * page touches ~1,000 key directories per drive (stat, open/read/close of the metadata file); as fs/promises
+ * calls that is thousands of threadpool round trips and promise settlements on the event loop per page, where a
+ * worker does the same work in a tight loop off the main thread and answers with one message (buffers
+ * transferred, not copied). Sync I/O is fine there: it blocks only that worker.
+ */
+import { Worker } from 'node:worker_threads';
+
+/** Per-child status codes of a {@link ChildrenJob} answer. */
+export const CHILD_ABSENT = 0;
+export const CHILD_DIR_ONLY = 1;
+export const CHILD_META = 2;
+export const CHILD_ERROR = 3;
+
+/** Reads of the children `names` (on-disk directory names) of `dir`. */
+export interface ChildrenJob {
+  op: 'children';
+  dir: string;
+  names: string[];
+  withMeta: boolean;
+}
+
+/** A scan (stamp, then names) of `dir`, skipped when `knownStamp` still matches. */
+export interface ScanJob {
+  op: 'scan';
+  dir: string;
+  knownStamp: string | null;
+  /** Changes younger than this make the stamp unusable (see Drive.scanDir). */
+  settleMs: number;
+}
+
+/** Answer of a {@link ChildrenJob}: status per child, metadata bytes concatenated. */
+export interface ChildrenAnswer {
+  /** `dir` itself (or a parent) does not exist / is not a directory. */
+  missing: boolean;
+  status: Uint8Array;
+  children: Uint8Array;
+  /** Metadata of child i is `data[offsets[i], offsets[i+1])`. */
+  offsets: Int32Array;
+  data: Uint8Array;
+  /** Error code per child with status CHILD_ERROR. */
+  errors: Record<number, string>;
+}
+
+/** Answer of a {@link ScanJob}. */
+export interface ScanAnswer {
+  /** ENOENT/ENOTDIR code when `dir` is absent, or another error code. */
+  error?: string;
+  /** Raw on-disk entry names (null when unchanged). */
+  entries: string[] | null;
+  /** Original segments of hashed entries, by entry name; absent when unreadable. */
+  hashed: Record<string, string>;
+  stamp: string | null;
+}
+
+// Plain JavaScript run with `eval` (works the same from sources under tsx and from the build).
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const fs = require('node:fs');
+let scratch = Buffer.allocUnsafe(64 * 1024);
+function readWhole(path) {
+  const fd = fs.openSync(path, 'r');
+  try {
+    let len = 0;
+    for (;;) {
+      if (len === scratch.length) { const b = Buffer.allocUnsafe(scratch.length * 2); scratch.copy(b); scratch = b; }
+      const n = fs.readSync(fd, scratch, len, scratch.length - len, len);
+      if (n === 0) return len;
+      len += n;
+    }
+  } finally { fs.closeSync(fd); }
+}
+function children(job) {
+  const n = job.names.length;
+  const status = new Uint8Array(n), kids = new Uint8Array(n), errors = {};
+  const parts = [];
+  let missing = false;
+  try { if (!fs.statSync(job.dir).isDirectory()) missing = true; } catch (e) { missing = true; if (e.code !== 'ENOENT' && e.code !== 'ENOTDIR') throw e; }
+  for (let i = 0; i < n && !missing; i++) {
+    const p = job.dir + '/' + job.names[i];
+    try {
+      let st;
+      try { st = fs.statSync(p, { throwIfNoEntry: false }); } catch (e) { if (e.code === 'ENOTDIR') continue; throw e; }
+      if (st === undefined || !st.isDirectory()) continue;
+      status[i] = ${CHILD_DIR_ONLY};
+      // A directory's link count is 2 + its subdirectories: 2 means no deeper segment (and no data directory).
+      if (st.nlink !== 2) kids[i] = fs.readdirSync(p).some((x) => x[0] === '+' || x[0] === '#') ? 1 : 0;
+      if (!job.withMeta) continue;
+      let len;
+      try { len = readWhole(p + '/xl.meta'); } catch (e) { if (e.code === 'ENOENT' || e.code === 'ENOTDIR') continue; throw e; }
+      parts.push(Buffer.from(scratch.subarray(0, len)));
+      status[i] = ${CHILD_META};
+    } catch (e) {
+      status[i] = ${CHILD_ERROR};
+      kids[i] = 0;
+      errors[i] = String(e.code || e.message);
+    }
+  }
+  let at = 0;
+  const offsets = new Int32Array(n + 1);
+  for (let i = 0, k = 0; i < n; i++) { offsets[i] = at; if (status[i] === ${CHILD_META}) at += parts[k++].length; }
+  offsets[n] = at;
+  const data = new Uint8Array(at);
+  let w = 0;
+  for (const b of parts) { data.set(b, w); w += b.length; }
+  return { missing, status, children: kids, offsets: offsets, data, errors };
+}
+function stampOf(st) {
+  return st.ino + ':' + st.mtimeNs + ':' + st.ctimeNs + ':' + st.nlink;
+}
+function scan(job) {
+  let st;
+  try { st = fs.statSync(job.dir, { bigint: true }); } catch (e) { return { error: e.code || e.message, entries: null, hashed: {}, stamp: null }; }
+  if (!st.isDirectory()) return { error: 'ENOTDIR', entries: null, hashed: {}, stamp: null };
+  const changed = Number((st.mtimeNs > st.ctimeNs ? st.mtimeNs : st.ctimeNs) / 1000000n);
+  const settled = Date.now() - changed >= job.settleMs;
+  const stamp = stampOf(st);
+  if (settled && job.knownStamp === stamp) return { entries: null, hashed: {}, stamp };
+  let entries;
+  try { entries = fs.readdirSync(job.dir); } catch (e) { return { error: e.code || e.message, entries: null, hashed: {}, stamp: null }; }
+  const hashed = {};
+  let complete = true;
+  for (const x of entries) {
+    if (x[0] !== '#') continue;
+    try { hashed[x] = fs.readFileSync(job.dir + '/' + x + '/.name', 'utf8'); } catch { complete = false; }
+  }
+  return { entries, hashed, stamp: settled && complete ? stamp : null };
+}
+parentPort.on('message', (m) => {
+  let value, error;
+  try { value = m.job.op === 'scan' ? scan(m.job) : children(m.job); } catch (e) { error = String(e.code || e.message); }
+  const transfer = value && value.data ? [value.status.buffer, value.children.buffer, value.offsets.buffer, value.data.buffer] : [];
+  parentPort.postMessage({ id: m.id, value, error }, transfer);
+});
+`;
+
+interface Pending {
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+}
+
+class PoolWorker {
+  readonly worker: Worker;
+  readonly pending = new Map<number, Pending>();
+  dead = false;
+
+  constructor(onExit: (w: PoolWorker) => void) {
+    // No inherited execArgv: the parent may run with loaders or --input-type flags meant for its own entry point.
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] });
+    this.worker.unref();
+    // An unref before the thread is up does not hold: repeated once it is online (unless a job is waiting).
+    this.worker.once('online', () => {
+      if (this.pending.size === 0) this.worker.unref();
+    });
+    this.worker.on('message', (m: { id: number; value?: unknown; error?: string }) => {
+      const p = this.pending.get(m.id);
+      if (p === undefined) return;
+      this.pending.delete(m.id);
+      if (this.pending.size === 0) this.worker.unref();
+      if (m.error !== undefined) p.reject(Object.assign(new Error(m.error), { code: m.error }));
+      else p.resolve(m.value);
+    });
+    const fail = (err: unknown): void => {
+      if (this.dead) return;
+      this.dead = true;
+      for (const p of this.pending.values()) p.reject(err instanceof Error ? err : new Error(String(err)));
+      this.pending.clear();
+      onExit(this);
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`directory worker exited (${code})`)));
+  }
+}
+
+const POOL_SIZE = 2;
+const pool: PoolWorker[] = [];
+let nextId = 1;
+
+function spawn(): PoolWorker {
+  const w = new PoolWorker((dead) => {
+    const at = pool.indexOf(dead);
+    if (at >= 0) pool.splice(at, 1);
+  });
+  pool.push(w);
+  return w;
+}
+
+/**
+ * Starts the workers ahead of their first job: one takes 50-200 ms to boot, which the first LIST page would
+ * otherwise wait for. Idempotent; idle workers do not keep the process alive.
+ */
+export function warmDirPool(): void {
+  while (pool.length < POOL_SIZE) spawn();
+}
+
+/** Runs one job on the least busy worker (workers start on first use and do not keep the process alive when idle). */
+export function runDirJob(job: ScanJob): Promise<ScanAnswer>;
+export function runDirJob(job: ChildrenJob): Promise<ChildrenAnswer>;
+export function runDirJob(job: ScanJob | ChildrenJob): Promise<unknown> {
+  let w: PoolWorker | undefined;
+  if (pool.length < POOL_SIZE) {
+    w = spawn();
+  } else {
+    for (const c of pool) if (w === undefined || c.pending.size < w.pending.size) w = c;
+  }
+  const worker = w!;
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    worker.pending.set(id, { resolve, reject });
+    if (worker.pending.size === 1) worker.worker.ref();
+    worker.worker.postMessage({ id, job });
+  });
+}
