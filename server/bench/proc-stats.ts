@@ -1,5 +1,5 @@
 /** Server process figures read from /proc (Linux): RSS, peak RSS and CPU time, for the bench's JSON lines. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 
 function statusKiB(pid: number, field: string): number {
   try {
@@ -39,4 +39,27 @@ export function serverMiB(pids: readonly number[], mode: MemoryMode, of: (pid: n
   if (pids.length === 0) return null;
   const values = pids.map(of);
   return mode === 'sum' ? values.reduce((a, b) => a + b, 0) : Math.max(...values);
+}
+
+/**
+ * `roots` and every process below them (a peer's worker processes: Swift's proxy and object servers fork
+ * workers, whose memory and CPU belong to the server but not to the parent's /proc figures).
+ */
+export function withDescendants(roots: readonly number[]): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch { /* gone */ }
+  }
+  const out: number[] = [];
+  const visit = (pid: number): void => {
+    out.push(pid);
+    for (const c of children.get(pid) ?? []) visit(c);
+  };
+  roots.forEach(visit);
+  return out;
 }

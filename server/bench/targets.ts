@@ -1,6 +1,7 @@
 /** What a bench run measures: one svc node, a 4-node svc cluster, or any S3 endpoint (a peer). */
 import { startCluster } from '../test/cluster/helpers/cluster.js';
 import { startSvc } from '../test/helpers/svc-process.js';
+import { withDescendants } from './proc-stats.js';
 
 /** A running system under test, seen as endpoints plus the server processes to sample. */
 export interface Target {
@@ -55,11 +56,12 @@ export async function fourNodes(): Promise<Target> {
 
 /**
  * Any S3 endpoint (a peer from ../shared/peers): nothing started or stopped here. `pids` are the processes that
- * make up that one server (Swift: proxy, object, container, account, memcached): memory and CPU are summed.
+ * make up that one server (Swift: proxy, object, container, account, memcached), with their worker processes:
+ * memory and CPU are summed.
  */
 export function external(url: string, accessKey: string, secretKey: string, pids: number[]): Target {
   return {
-    urls: [url], accessKey, secretKey, pids: () => pids, memory: 'sum',
+    urls: [url], accessKey, secretKey, pids: () => (pids.length === 0 ? [] : withDescendants(pids)), memory: 'sum',
     layout: { target: url, pids },
     async stop() {},
   };
