@@ -1,7 +1,7 @@
 import type { BucketRecord } from '../format/index.js';
 import type { ErasureSet } from './erasure-set.js';
 import type { BucketConfigKind } from './object-layer.js';
-import { mergeBucketRecords, nextModTime, readBucketRecords, updateBucketRecord } from './bucket-record.js';
+import { nextModTime, updateBucketRecord } from './bucket-record.js';
 
 /**
  * Bucket configuration documents (CORS, policy…), stored opaquely in the bucket record: the API layer

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { VolumeExistsError, VolumeNotFoundError } from '../drive/index.js';
 import { countOk, majorityQuorum } from '../erasure/index.js';
 import { decodeBucketRecord, encodeBucketRecord } from '../format/index.js';
-import type { ObjectRecord } from '../format/index.js';
+import type { BucketRecord, ObjectRecord } from '../format/index.js';
 import type { ErasureSet } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
 import type { HealQueue } from './heal-queue.js';
@@ -21,7 +21,7 @@ import { selectVersion } from './versions.js';
 import { checkObjectName, compareUtf8 } from './object-name.js';
 import { openObject } from './object-read.js';
 import { putObject } from './object-write.js';
-import { getBucketTags, putBucketTags, putObjectTags } from './tagging.js';
+import { putBucketTags, putObjectTags, tagsOf } from './tagging.js';
 import { configOf, putBucketConfig } from './bucket-config.js';
 import { BucketRecordCache } from './bucket-record-cache.js';
 import { mergeBucketRecords, readBucketRecords } from './bucket-record.js';
@@ -218,7 +218,7 @@ export class ErasureSets implements ObjectLayer {
 
   async getBucketTags(bucket: string): Promise<ObjectTag[] | undefined> {
     if (!BUCKET_RE.test(bucket)) throw new BucketNotFoundError(bucket);
-    return getBucketTags(this.sets, bucket);
+    return tagsOf(await this.#bucketRecord(bucket));
   }
 
   async putBucketTags(bucket: string, tags: ObjectTag[] | undefined): Promise<void> {
@@ -228,7 +228,12 @@ export class ErasureSets implements ObjectLayer {
 
   async getBucketConfig(bucket: string, kind: BucketConfigKind): Promise<string | undefined> {
     if (!BUCKET_RE.test(bucket)) throw new BucketNotFoundError(bucket);
-    return configOf(await this.#records.get(bucket, async () => mergeBucketRecords(await readBucketRecords(this.sets, bucket))), kind);
+    return configOf(await this.#bucketRecord(bucket), kind);
+  }
+
+  /** The merged record of `bucket` (its tags and configuration documents), through the cache. */
+  #bucketRecord(bucket: string): Promise<BucketRecord> {
+    return this.#records.get(bucket, async () => mergeBucketRecords(await readBucketRecords(this.sets, bucket)));
   }
 
   async putBucketConfig(bucket: string, kind: BucketConfigKind, data: string | undefined): Promise<void> {

@@ -4,7 +4,7 @@ import type { ErasureSet } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
 import type { ObjectInfo, ObjectTag } from './object-layer.js';
 import { selectVersion, writeRecord } from './versions.js';
-import { mergeBucketRecords, nextModTime, readBucketRecords, updateBucketRecord } from './bucket-record.js';
+import { nextModTime, updateBucketRecord } from './bucket-record.js';
 import { assertHeld } from './locker.js';
 
 /**
@@ -38,10 +38,9 @@ export async function putObjectTags(set: ErasureSet, bucket: string, key: string
   }
 }
 
-/** GetBucketTagging: the tag set of `bucket`, undefined when none. */
-export async function getBucketTags(sets: readonly ErasureSet[], bucket: string): Promise<ObjectTag[] | undefined> {
-  const tags = mergeBucketRecords(await readBucketRecords(sets, bucket)).tags;
-  return tags === undefined ? undefined : copyTags(tags);
+/** GetBucketTagging: the tag set in a merged bucket record (a copy), undefined when none. */
+export function tagsOf(record: BucketRecord): ObjectTag[] | undefined {
+  return record.tags === undefined ? undefined : copyTags(record.tags);
 }
 
 /**
