@@ -1,11 +1,8 @@
 /**
- * A small pool of worker threads doing the listing's directory reads with synchronous system calls. Why: a LIST
- * page touches ~1,000 key directories per drive (stat, open/read/close of the metadata file); as fs/promises
- * calls that is thousands of threadpool round trips and promise settlements on the event loop per page, where a
- * worker does the same work in a tight loop off the main thread and answers with one message (buffers
- * transferred, not copied). Sync I/O is fine there: it blocks only that worker.
+ * What the drive I/O workers (io-pool.ts) run: plain JavaScript evaluated in a worker thread, and the shapes of
+ * its jobs and answers. Each job is a short run of synchronous system calls answered with one message (buffers
+ * transferred, not copied): the listing's directory reads and metadata reads.
  */
-import { Worker } from 'node:worker_threads';
 
 /** Per-child status codes of a {@link ChildrenJob} answer. */
 export const CHILD_ABSENT = 0;
@@ -29,6 +26,15 @@ export interface ScanJob {
   /** Changes younger than this make the stamp unusable (see Drive.scanDir). */
   settleMs: number;
 }
+
+/** A whole-file read of `path` (an object's metadata file): answered with its bytes. */
+export interface ReadJob {
+  op: 'read';
+  path: string;
+}
+
+/** Every job a drive I/O worker runs. */
+export type IoJob = ScanJob | ChildrenJob | ReadJob;
 
 /** Answer of a {@link ChildrenJob}: status per child, metadata bytes concatenated. */
 export interface ChildrenAnswer {
@@ -55,7 +61,7 @@ export interface ScanAnswer {
 }
 
 // Plain JavaScript run with `eval` (works the same from sources under tsx and from the build).
-const WORKER_SOURCE = `
+export const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
 let scratch = Buffer.allocUnsafe(64 * 1024);
@@ -65,7 +71,7 @@ function readWhole(path) {
     let len = 0;
     for (;;) {
       if (len === scratch.length) { const b = Buffer.allocUnsafe(scratch.length * 2); scratch.copy(b); scratch = b; }
-      const n = fs.readSync(fd, scratch, len, scratch.length - len, len);
+      const n = fs.readSync(fd, scratch, len, scratch.length - len, null);
       if (n === 0) return len;
       len += n;
     }
@@ -127,88 +133,26 @@ function scan(job) {
   }
   return { entries, hashed, stamp: settled && complete ? stamp : null };
 }
+function read(job) {
+  const len = readWhole(job.path);
+  const data = new Uint8Array(len);
+  data.set(scratch.subarray(0, len));
+  return data;
+}
 parentPort.on('message', (m) => {
-  let value, error;
-  try { value = m.job.op === 'scan' ? scan(m.job) : children(m.job); } catch (e) { error = String(e.code || e.message); }
-  const transfer = value && value.data ? [value.status.buffer, value.children.buffer, value.offsets.buffer, value.data.buffer] : [];
-  parentPort.postMessage({ id: m.id, value, error }, transfer);
+  let value, error, errno, transfer = [];
+  try {
+    switch (m.job.op) {
+      case 'scan': value = scan(m.job); break;
+      case 'children':
+        value = children(m.job);
+        transfer = [value.status.buffer, value.children.buffer, value.offsets.buffer, value.data.buffer];
+        break;
+      case 'read': value = read(m.job); transfer = [value.buffer]; break;
+      default: error = 'EINVAL';
+    }
+  } catch (e) { error = String(e.code || e.message); errno = e.errno; value = undefined; transfer = []; }
+  parentPort.postMessage({ id: m.id, value, error, errno }, transfer);
 });
 `;
 
-interface Pending {
-  resolve(v: unknown): void;
-  reject(e: Error): void;
-}
-
-class PoolWorker {
-  readonly worker: Worker;
-  readonly pending = new Map<number, Pending>();
-  dead = false;
-
-  constructor(onExit: (w: PoolWorker) => void) {
-    // No inherited execArgv: the parent may run with loaders or --input-type flags meant for its own entry point.
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] });
-    this.worker.unref();
-    // An unref before the thread is up does not hold: repeated once it is online (unless a job is waiting).
-    this.worker.once('online', () => {
-      if (this.pending.size === 0) this.worker.unref();
-    });
-    this.worker.on('message', (m: { id: number; value?: unknown; error?: string }) => {
-      const p = this.pending.get(m.id);
-      if (p === undefined) return;
-      this.pending.delete(m.id);
-      if (this.pending.size === 0) this.worker.unref();
-      if (m.error !== undefined) p.reject(Object.assign(new Error(m.error), { code: m.error }));
-      else p.resolve(m.value);
-    });
-    const fail = (err: unknown): void => {
-      if (this.dead) return;
-      this.dead = true;
-      for (const p of this.pending.values()) p.reject(err instanceof Error ? err : new Error(String(err)));
-      this.pending.clear();
-      onExit(this);
-    };
-    this.worker.on('error', fail);
-    this.worker.on('exit', (code) => fail(new Error(`directory worker exited (${code})`)));
-  }
-}
-
-const POOL_SIZE = 2;
-const pool: PoolWorker[] = [];
-let nextId = 1;
-
-function spawn(): PoolWorker {
-  const w = new PoolWorker((dead) => {
-    const at = pool.indexOf(dead);
-    if (at >= 0) pool.splice(at, 1);
-  });
-  pool.push(w);
-  return w;
-}
-
-/**
- * Starts the workers ahead of their first job: one takes 50-200 ms to boot, which the first LIST page would
- * otherwise wait for. Idempotent; idle workers do not keep the process alive.
- */
-export function warmDirPool(): void {
-  while (pool.length < POOL_SIZE) spawn();
-}
-
-/** Runs one job on the least busy worker (workers start on first use and do not keep the process alive when idle). */
-export function runDirJob(job: ScanJob): Promise<ScanAnswer>;
-export function runDirJob(job: ChildrenJob): Promise<ChildrenAnswer>;
-export function runDirJob(job: ScanJob | ChildrenJob): Promise<unknown> {
-  let w: PoolWorker | undefined;
-  if (pool.length < POOL_SIZE) {
-    w = spawn();
-  } else {
-    for (const c of pool) if (w === undefined || c.pending.size < w.pending.size) w = c;
-  }
-  const worker = w!;
-  const id = nextId++;
-  return new Promise((resolve, reject) => {
-    worker.pending.set(id, { resolve, reject });
-    if (worker.pending.size === 1) worker.worker.ref();
-    worker.worker.postMessage({ id, job });
-  });
-}

@@ -1,0 +1,45 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ioPoolSize, runIoJob, STUCK_MS, warmIoPool } from './io-pool.js';
+
+test('a read job answers the whole file, and the error code when it cannot', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-iopool-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const big = Buffer.alloc(200_000);
+  for (let i = 0; i < big.length; i++) big[i] = i % 251;
+  await writeFile(join(dir, 'big'), big);
+  await writeFile(join(dir, 'small'), 'abc');
+  assert.deepEqual(Buffer.from(await runIoJob({ op: 'read', path: join(dir, 'big') })), big, 'larger than the 64 KiB scratch buffer');
+  assert.equal(Buffer.from(await runIoJob({ op: 'read', path: join(dir, 'small') })).toString(), 'abc', 'a smaller file after a larger one');
+  await assert.rejects(runIoJob({ op: 'read', path: join(dir, 'absent') }), { code: 'ENOENT' });
+  await assert.rejects(runIoJob({ op: 'read', path: join(dir, 'small', 'x') }), { code: 'ENOTDIR' });
+  await assert.rejects(runIoJob({ op: 'read', path: dir }), { code: 'EISDIR' });
+});
+
+test('a worker stuck on a hung drive gets no new jobs: other reads still answer, and the pool shrinks back', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-iopool-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  // Opening a FIFO for reading blocks until a writer comes: a drive that does not answer.
+  const fifo = join(dir, 'hung');
+  execFileSync('mkfifo', [fifo]);
+  await writeFile(join(dir, 'ok'), 'fine');
+  warmIoPool();
+  const before = ioPoolSize();
+  const hung = [runIoJob({ op: 'read', path: fifo }), runIoJob({ op: 'read', path: fifo })];
+  await new Promise((r) => setTimeout(r, STUCK_MS + 300));
+  // Every worker is now stuck: the next job must go to a new one and answer at once.
+  const t0 = performance.now();
+  const ok = runIoJob({ op: 'read', path: join(dir, 'ok') });
+  assert.equal(ioPoolSize(), before + 1, 'a worker was added');
+  assert.equal(Buffer.from(await ok).toString(), 'fine');
+  assert.ok(performance.now() - t0 < 1_500, `answered in ${Math.round(performance.now() - t0)} ms despite the stuck workers`);
+  // The drive answers again: one writer releases every blocked reader, which then read it as empty.
+  await (await open(fifo, 'w')).close();
+  for (const h of hung) assert.equal((await h).byteLength, 0);
+  for (let i = 0; i < 50 && ioPoolSize() > before; i++) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(ioPoolSize(), before, 'the extra workers went once idle');
+});
