@@ -160,7 +160,7 @@ export class ErasureSet {
    */
   each<T>(fn: (drive: Drive, i: number) => Promise<T>, only?: readonly boolean[]): Promise<DriveResult<T>[]> {
     return onEach(this.drives, async (slot, i) => {
-      if (only !== undefined && only[i] !== true) throw new DiskNotFoundError(slot.drive.endpoint);
+      if (only !== undefined && only[i] !== true) throw this.#skipped(slot.drive.endpoint, i);
       if (!slot.online) throw new DiskNotFoundError(slot.drive.endpoint);
       try {
         return await fn(slot.drive, i);
@@ -170,6 +170,20 @@ export class ErasureSet {
         throw err;
       }
     });
+  }
+
+  readonly #skips: { endpoint: string; error: DiskNotFoundError }[] = [];
+
+  /**
+   * The answer of a drive left out by `only`: one error per slot, made once (a GET leaves out the parity drives,
+   * and creating two errors per request showed in its profile). Nothing mutates an error once made.
+   */
+  #skipped(endpoint: string, i: number): DiskNotFoundError {
+    const known = this.#skips[i];
+    if (known?.endpoint === endpoint) return known.error;
+    const error = new DiskNotFoundError(endpoint);
+    this.#skips[i] = { endpoint, error };
+    return error;
   }
 
   /** Reads and decodes every drive's metadata record of `key`. */
