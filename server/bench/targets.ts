@@ -1,4 +1,6 @@
 /** What a bench run measures: one svc node, a 4-node svc cluster, or any S3 endpoint (a peer). */
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
 import { startCluster } from '../test/cluster/helpers/cluster.js';
 import { startSvc } from '../test/helpers/svc-process.js';
 import { withDescendants } from './proc-stats.js';
@@ -27,10 +29,12 @@ export async function singleNode(drives: number): Promise<Target> {
   // The built server (bin/svc.js), as users run it: RSS without the tsx loader. BENCH_NODE_ARGS adds node options,
   // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see what limits a scenario.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-  const svc = await startSvc({ drives, built: true, nodeArgs, env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '64' } });
+  // BENCH_DIR puts the drives on a chosen file system (default: the temp directory); see fs-commit.ts for why it matters.
+  const dir = process.env.BENCH_DIR === undefined ? undefined : mkdtempSync(join(process.env.BENCH_DIR, 'svc-bench-'));
+  const svc = await startSvc({ drives, dir, built: true, nodeArgs, env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '64' } });
   return {
     urls: [svc.url], accessKey: svc.accessKey, secretKey: svc.secretKey, pids: () => [svc.proc.pid ?? 0], memory: 'max',
-    layout: { target: 'svc', nodes: 1, drives, erasure: erasureOf(drives) },
+    layout: { target: 'svc', nodes: 1, drives, erasure: erasureOf(drives), dir: svc.dir },
     async stop() { await svc.stop(); svc.cleanup(); },
   };
 }
