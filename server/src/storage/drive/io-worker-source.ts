@@ -71,9 +71,12 @@ function readWhole(path) {
     let len = 0;
     for (;;) {
       if (len === scratch.length) { const b = Buffer.allocUnsafe(scratch.length * 2); scratch.copy(b); scratch = b; }
-      const n = fs.readSync(fd, scratch, len, scratch.length - len, null);
-      if (n === 0) return len;
+      const want = scratch.length - len;
+      const n = fs.readSync(fd, scratch, len, want, null);
       len += n;
+      // A short read of a regular file is its end (metadata files are replaced by rename, never changed in
+      // place): no second read just to see 0.
+      if (n < want) return len;
     }
   } finally { fs.closeSync(fd); }
 }
