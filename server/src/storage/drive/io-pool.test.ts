@@ -5,6 +5,7 @@ import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ioPoolSize, runIoJob, STUCK_MS, warmIoPool } from './io-pool.js';
+import { DRIVE_MISSING, DRIVE_UNFORMATTED } from './io-worker-source.js';
 
 test('a read job answers the whole file, and the error code when it cannot', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'svc-iopool-'));
@@ -18,6 +19,13 @@ test('a read job answers the whole file, and the error code when it cannot', asy
   await assert.rejects(runIoJob({ op: 'read', path: join(dir, 'absent') }), { code: 'ENOENT' });
   await assert.rejects(runIoJob({ op: 'read', path: join(dir, 'small', 'x') }), { code: 'ENOTDIR' });
   await assert.rejects(runIoJob({ op: 'read', path: dir }), { code: 'EISDIR' });
+  // With a guard, an absent file says whether the drive itself is there (formatted, unformatted, missing).
+  await writeFile(join(dir, 'format.json'), '{}');
+  const guard = { format: join(dir, 'format.json'), root: dir };
+  await assert.rejects(runIoJob({ op: 'read', path: join(dir, 'absent'), guard }), { code: 'ENOENT' });
+  await assert.rejects(runIoJob({ op: 'read', path: join(dir, 'absent'), guard: { ...guard, format: join(dir, 'nope') } }), { code: DRIVE_UNFORMATTED });
+  await assert.rejects(runIoJob({ op: 'read', path: join(dir, 'gone', 'x'), guard: { format: join(dir, 'gone', 'f'), root: join(dir, 'gone') } }), { code: DRIVE_MISSING });
+  assert.equal(Buffer.from(await runIoJob({ op: 'read', path: join(dir, 'small'), guard })).toString(), 'abc', 'a present file is read as without a guard');
 });
 
 test('a worker stuck on a hung drive gets no new jobs: other reads still answer, and the pool shrinks back', async (t) => {

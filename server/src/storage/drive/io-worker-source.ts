@@ -31,7 +31,17 @@ export interface ScanJob {
 export interface ReadJob {
   op: 'read';
   path: string;
+  /**
+   * When the file is absent, the drive's state is checked on the spot (as LocalDrive's error mapping does, one
+   * round trip less): the error code is then ENOENT only when `format` exists, else DRIVE_UNFORMATTED when `root`
+   * is a directory, else DRIVE_MISSING.
+   */
+  guard?: { format: string; root: string };
 }
+
+/** Error codes of a {@link ReadJob} whose file and drive format are absent. */
+export const DRIVE_UNFORMATTED = 'DRIVE_UNFORMATTED';
+export const DRIVE_MISSING = 'DRIVE_MISSING';
 
 /** Every job a drive I/O worker runs. */
 export type IoJob = ScanJob | ChildrenJob | ReadJob;
@@ -136,8 +146,17 @@ function scan(job) {
   }
   return { entries, hashed, stamp: settled && complete ? stamp : null };
 }
+function driveState(guard) {
+  if (fs.existsSync(guard.format)) return null;
+  try { return fs.statSync(guard.root).isDirectory() ? '${DRIVE_UNFORMATTED}' : '${DRIVE_MISSING}'; } catch { return '${DRIVE_MISSING}'; }
+}
 function read(job) {
-  const len = readWhole(job.path);
+  let len;
+  try { len = readWhole(job.path); } catch (e) {
+    const state = job.guard && (e.code === 'ENOENT' || e.code === 'ENOTDIR') ? driveState(job.guard) : null;
+    if (state !== null) throw Object.assign(new Error(state), { code: state });
+    throw e;
+  }
   const data = new Uint8Array(len);
   data.set(scratch.subarray(0, len));
   return data;

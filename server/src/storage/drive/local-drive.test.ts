@@ -28,6 +28,7 @@ test('a missing root is DiskNotFound, an empty root is Unformatted, for every ki
   await rm(root, { recursive: true });
   await assert.rejects(drive.readFormat(), DiskNotFoundError);
   await assert.rejects(drive.listDir('b', ''), DiskNotFoundError);
+  await assert.rejects(drive.readMeta('b', 'k'), DiskNotFoundError);
   await assert.rejects(drive.listVolumes(), DiskNotFoundError);
   await assert.rejects(drive.renameData('b', 'k', Buffer.from('m'), { srcDataPath: null, dataDir: null }), DiskNotFoundError);
   assert.deepEqual(await readdir(tmpdir()).then((n) => n.includes(root.split('/').pop()!)), false, 'the root was not recreated');

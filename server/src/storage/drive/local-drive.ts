@@ -7,7 +7,7 @@ import { ServerError } from '../../common/index.js';
 import type { ChildState, DirScan, DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive.js';
 import { openShardWriter } from './direct-shard-writer.js';
 import { runIoJob, warmIoPool } from './io-pool.js';
-import { CHILD_ERROR, CHILD_META } from './io-worker-source.js';
+import { CHILD_ERROR, CHILD_META, DRIVE_MISSING, DRIVE_UNFORMATTED } from './io-worker-source.js';
 import { LocalShardReader } from './local-shard-io.js';
 import {
   DiskFullError, DiskNotFoundError, FaultyDiskError, FileNotFoundError, InvalidDrivePathError, UnformattedDiskError,
@@ -46,6 +46,8 @@ export class LocalDrive implements Drive {
   readonly endpoint: string;
   readonly isLocal = true;
   readonly #root: string;
+  /** What a metadata read checks when the file is absent (ReadJob.guard). */
+  readonly #guard: { format: string; root: string };
   readonly #sys: string;
   readonly #tmp: string;
 
@@ -53,6 +55,7 @@ export class LocalDrive implements Drive {
     this.endpoint = root;
     this.#root = root;
     this.#sys = join(root, SYS_DIR);
+    this.#guard = { format: join(this.#sys, FORMAT_FILE), root };
     this.#tmp = join(this.#sys, TMP_DIR);
   }
 
@@ -396,10 +399,15 @@ export class LocalDrive implements Drive {
   async readMeta(volume: string, key: string): Promise<Buffer> {
     const { dir } = this.#objectDir(volume, key);
     try {
-      // One worker round trip instead of three thread-pool ones (io-pool.ts says why).
-      const bytes = await runIoJob({ op: 'read', path: join(dir, META_FILE) });
+      // One worker round trip instead of three thread-pool ones (io-pool.ts says why); an absent file comes back
+      // with the drive's state already checked (ReadJob.guard), which #mapError would otherwise ask for.
+      const bytes = await runIoJob({ op: 'read', path: join(dir, META_FILE), guard: this.#guard });
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     } catch (err) {
+      const code = errno(err);
+      if (code === DRIVE_MISSING) throw new DiskNotFoundError(this.endpoint);
+      if (code === DRIVE_UNFORMATTED) throw new UnformattedDiskError(this.endpoint);
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw new FileNotFoundError(this.endpoint, key);
       throw await this.#mapError(err, key);
     }
   }
