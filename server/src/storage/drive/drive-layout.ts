@@ -1,0 +1,100 @@
+import { access, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ServerError } from '../../common/index.js';
+import {
+  DiskFullError, DiskNotFoundError, FaultyDiskError, FileNotFoundError, InvalidDrivePathError, UnformattedDiskError,
+} from './drive-errors.js';
+import { SYS_DIR, assertSysPath, assertVolumeName, encodeKey } from './object-path.js';
+
+/** The drive's format file, in its system area. */
+export const FORMAT_FILE = 'format.json';
+/** Areas of the system directory: temp writes, the trash, multipart uploads. */
+export const TMP_DIR = 'tmp';
+export const TRASH_DIR = 'trash';
+export const MULTIPART_DIR = 'multipart';
+export const SYS_AREAS = [TMP_DIR, TRASH_DIR, MULTIPART_DIR] as const;
+
+/** The error code of a failed fs call. */
+export function errno(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/**
+ * Where things are on a local drive (volume, object, key and system paths, all checked) and how a failed fs call
+ * becomes a typed drive error: what LocalDrive (local-drive.ts) and its listing calls (local-listing.ts) share.
+ */
+export class DriveLayout {
+  readonly endpoint: string;
+  readonly root: string;
+  readonly sys: string;
+  readonly tmp: string;
+  /** What a metadata read checks when the file is absent (ReadJob.guard). */
+  readonly guard: { format: string; root: string };
+
+  constructor(root: string) {
+    this.endpoint = root;
+    this.root = root;
+    this.sys = join(root, SYS_DIR);
+    this.tmp = join(this.sys, TMP_DIR);
+    this.guard = { format: join(this.sys, FORMAT_FILE), root };
+  }
+
+  /** Maps an fs error to a typed drive error; ENOENT is checked against the root and format. */
+  async mapError(err: unknown, path: string): Promise<Error> {
+    if (err instanceof ServerError) return err;
+    const code = errno(err);
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      const state = await this.rootState();
+      if (state !== 'ok') return state === 'missing' ? new DiskNotFoundError(this.endpoint) : new UnformattedDiskError(this.endpoint);
+      return new FileNotFoundError(this.endpoint, path);
+    }
+    if (code === 'ENOSPC' || code === 'EDQUOT') return new DiskFullError(this.endpoint);
+    if (err instanceof Error && 'code' in err && typeof code === 'string') {
+      return new FaultyDiskError(this.endpoint, `${code} on ${path}`, { cause: err });
+    }
+    return err instanceof Error ? err : new FaultyDiskError(this.endpoint, String(err));
+  }
+
+  async rootState(): Promise<'ok' | 'missing' | 'unformatted'> {
+    try {
+      await access(this.guard.format);
+      return 'ok';
+    } catch {
+      try {
+        const s = await stat(this.root);
+        return s.isDirectory() ? 'unformatted' : 'missing';
+      } catch {
+        return 'missing';
+      }
+    }
+  }
+
+  volumeDir(volume: string): string {
+    assertVolumeName(volume);
+    return join(this.root, volume);
+  }
+
+  sysPath(sysPath: string): string {
+    assertSysPath(sysPath);
+    return join(this.sys, sysPath);
+  }
+
+  /** Absolute object directory, and the hashed segments whose `.name` must exist. */
+  objectDir(volume: string, key: string): { dir: string; named: { dir: string; original: string }[] } {
+    let dir = this.volumeDir(volume);
+    const named: { dir: string; original: string }[] = [];
+    for (const seg of encodeKey(key)) {
+      dir = join(dir, seg.name);
+      if (seg.original !== undefined) named.push({ dir, original: seg.original });
+    }
+    return { dir, named };
+  }
+
+  /** Absolute directory of a key directory (`''` or ending in `/`). */
+  keyDir(volume: string, dirKey: string): string {
+    if (typeof dirKey !== 'string' || (dirKey !== '' && !dirKey.endsWith('/'))) {
+      throw new InvalidDrivePathError(`invalid key directory: ${JSON.stringify(dirKey)}`);
+    }
+    return dirKey === '' ? this.volumeDir(volume) : this.objectDir(volume, dirKey.slice(0, -1)).dir;
+  }
+}
