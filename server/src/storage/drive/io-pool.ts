@@ -6,6 +6,10 @@
  * metadata read as one message to a worker doing open/read/close synchronously took a 4 KiB GET at 16 in flight
  * from ~1,250 to ~2,200 ops/s (docs/performance.md). Sync I/O is fine there: it blocks only that worker.
  *
+ * The pool stays small (memory), so its workers give the disks few reads at a time: when every worker already has
+ * QUEUE_LIMIT jobs waiting (cold reads from slow disks, many drives), ioPoolSaturated() tells callers that have
+ * another way (LocalDrive.readMeta: fs/promises on libuv's 64 threads) to take it, so I/O stays parallel.
+ *
  * A worker stuck on a hung drive must not take the other drives' jobs with it: a worker whose oldest job has been
  * running for more than STUCK_MS gets no new jobs, and when every worker is stuck another is started (up to
  * MAX_POOL), so the drives that still answer keep answering.
@@ -67,6 +71,9 @@ const MAX_POOL = 6;
 /** A job running this long is on a hung (or very slow) drive; metadata reads take well under 10 ms. */
 export const STUCK_MS = 2_000;
 
+/** Waiting jobs per worker beyond which the pool counts as saturated (a cached metadata read takes ~20 µs). */
+const QUEUE_LIMIT = 16;
+
 const pool: PoolWorker[] = [];
 let nextId = 1;
 
@@ -119,6 +126,13 @@ export function runIoJob(job: IoJob): Promise<unknown> {
     if (worker.pending.size === 1) worker.worker.ref();
     worker.worker.postMessage({ id, job });
   });
+}
+
+/** True when every worker is stuck or has QUEUE_LIMIT jobs waiting: work that can go another way should. */
+export function ioPoolSaturated(): boolean {
+  if (pool.length < POOL_SIZE) return false;
+  const now = performance.now();
+  return pool.every((w) => w.pending.size >= QUEUE_LIMIT || w.stuck(now, STUCK_MS));
 }
 
 /** Number of workers (tests). */

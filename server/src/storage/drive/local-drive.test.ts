@@ -1,11 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, openSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   DiskNotFoundError, FileNotFoundError, InvalidDrivePathError, UnformattedDiskError, VolumeExistsError, VolumeNotFoundError,
 } from './drive-errors.js';
+import { ioPoolSaturated, runIoJob, warmIoPool } from './io-pool.js';
 import { LocalDrive } from './local-drive.js';
 import { encodeSegment } from './object-path.js';
 
@@ -146,4 +149,31 @@ test('scanDir: the names of listDir plus a stamp that vouches for them until the
   assert.deepEqual(await drive.scanDir('b', 'nothing/', null), { names: [], stamp: null });
   await assert.rejects(drive.scanDir('nope', '', null), VolumeNotFoundError);
   await assert.rejects(drive.scanDir('b', 'd', null), InvalidDrivePathError);
+});
+
+test('with the I/O workers backed up, metadata reads go through libuv and map errors the same way', async (t) => {
+  const { root, drive } = await fresh(t);
+  await drive.makeVolume('b', Buffer.alloc(0));
+  await drive.renameData('b', 'k', Buffer.from('meta'), { srcDataPath: null, dataDir: null });
+  // Reads of a FIFO without a writer block: enough of them on every worker saturate the pool.
+  const fifo = join(root, 'hung');
+  execFileSync('mkfifo', [fifo]);
+  warmIoPool();
+  const hung: Promise<unknown>[] = [];
+  for (let i = 0; i < 64 && !ioPoolSaturated(); i++) hung.push(runIoJob({ op: 'read', path: fifo }));
+  assert.equal(ioPoolSaturated(), true);
+  const t0 = performance.now();
+  assert.deepEqual(await drive.readMeta('b', 'k'), Buffer.from('meta'));
+  await assert.rejects(drive.readMeta('b', 'absent'), FileNotFoundError);
+  assert.ok(performance.now() - t0 < 1_000, 'answered without waiting for the workers');
+  await rm(join(root, '.svc.sys', 'format.json'));
+  await assert.rejects(drive.readMeta('b', 'absent'), UnformattedDiskError, 'the root is still checked on this path');
+  // Release the workers: each writer that comes and goes ends the read blocked at that moment.
+  let settled = false;
+  void Promise.allSettled(hung).then(() => { settled = true; });
+  while (!settled) {
+    try { closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK)); } catch { /* no reader yet */ }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  assert.equal(ioPoolSaturated(), false);
 });

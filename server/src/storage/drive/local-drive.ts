@@ -5,9 +5,9 @@ import { basename, dirname, join } from 'node:path';
 import type { ChildState, DirScan, DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive.js';
 import { openShardWriter } from './direct-shard-writer.js';
 import { DriveLayout, FORMAT_FILE, SYS_AREAS, TRASH_DIR, errno } from './drive-layout.js';
-import { runIoJob, warmIoPool } from './io-pool.js';
+import { ioPoolSaturated, runIoJob, warmIoPool } from './io-pool.js';
 import { DRIVE_MISSING, DRIVE_UNFORMATTED } from './io-worker-source.js';
-import { LocalShardReader } from './local-shard-io.js';
+import { LocalShardReader, readSmallFile } from './local-shard-io.js';
 import { listDir, readChildren, scanDir } from './local-listing.js';
 import {
   DiskNotFoundError, FileNotFoundError, UnformattedDiskError, VolumeExistsError, VolumeNotFoundError,
@@ -320,11 +320,19 @@ export class LocalDrive implements Drive {
   }
 
   async readMeta(volume: string, key: string): Promise<Buffer> {
-    const { dir } = this.#l.objectDir(volume, key);
+    const path = join(this.#l.objectDir(volume, key).dir, META_FILE);
+    if (ioPoolSaturated()) {
+      // Workers backed up (cold reads, many drives): libuv's threads keep the reads parallel (io-pool.ts).
+      try {
+        return await readSmallFile(path);
+      } catch (err) {
+        throw await this.#l.mapError(err, key);
+      }
+    }
     try {
       // One worker round trip instead of three thread-pool ones (io-pool.ts says why); an absent file comes back
-      // with the drive's state already checked (ReadJob.guard), which #mapError would otherwise ask for.
-      const bytes = await runIoJob({ op: 'read', path: join(dir, META_FILE), guard: this.#l.guard });
+      // with the drive's state already checked (ReadJob.guard), which mapError would otherwise ask for.
+      const bytes = await runIoJob({ op: 'read', path, guard: this.#l.guard });
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     } catch (err) {
       const code = errno(err);

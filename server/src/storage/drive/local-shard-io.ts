@@ -1,8 +1,36 @@
-import type { FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { ShardReader, ShardWriter } from './drive.js';
 import { FileCorruptError } from './drive-errors.js';
 
 /** Local shard file I/O: vectored appends with fdatasync on close; positional verified-length reads. */
+
+const FIRST_READ = 64 * 1024;
+
+/**
+ * Reads a whole small file through fs/promises (open, one read in the common case, close): the way a metadata
+ * read goes when the drive I/O workers are backed up (io-pool.ts ioPoolSaturated). Metadata files are never
+ * modified in place (they are replaced by rename), so the size seen through an open handle is stable.
+ */
+export async function readSmallFile(path: string): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const first = Buffer.allocUnsafe(FIRST_READ);
+    const { bytesRead } = await fh.read(first, 0, FIRST_READ, 0);
+    if (bytesRead < FIRST_READ) return first.subarray(0, bytesRead);
+    const { size } = await fh.stat();
+    const all = Buffer.allocUnsafe(Math.max(size, FIRST_READ));
+    first.copy(all, 0, 0, FIRST_READ);
+    let done = FIRST_READ;
+    while (done < all.length) {
+      const r = await fh.read(all, done, all.length - done, done);
+      if (r.bytesRead === 0) break;
+      done += r.bytesRead;
+    }
+    return all.subarray(0, done);
+  } finally {
+    await fh.close();
+  }
+}
 
 /** ShardWriter over an open file. */
 export class LocalShardWriter implements ShardWriter {
