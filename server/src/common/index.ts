@@ -1,5 +1,7 @@
 /** Public names of the kernel layer (STYLE.md convention 15: explicit list, no `export *`). */
 export { ExpectedError, ServerError, isServerError } from './errors.js';
+export { JobWorker } from './job-worker.js';
+export type { JobReply, JobWorkerOptions } from './job-worker.js';
 export {
   CHECKSUM_ALGORITHMS,
   checksumAlgorithmFromHeaderName,

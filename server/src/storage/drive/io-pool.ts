@@ -14,55 +14,8 @@
  * running for more than STUCK_MS gets no new jobs, and when every worker is stuck another is started (up to
  * MAX_POOL), so the drives that still answer keep answering.
  */
-import { Worker } from 'node:worker_threads';
+import { JobWorker, type JobReply } from '../../common/index.js';
 import { WORKER_SOURCE, type ChildrenAnswer, type ChildrenJob, type IoJob, type ReadJob, type ScanAnswer, type ScanJob } from './io-worker-source.js';
-
-interface Pending {
-  resolve(v: unknown): void;
-  reject(e: Error): void;
-  /** performance.now() when posted: jobs run in order, so the first pending one is the running one. */
-  posted: number;
-}
-
-class PoolWorker {
-  readonly worker: Worker;
-  readonly pending = new Map<number, Pending>();
-  dead = false;
-
-  constructor(onExit: (w: PoolWorker) => void, onIdle: (w: PoolWorker) => void) {
-    // No inherited execArgv: the parent may run with loaders or --input-type flags meant for its own entry point.
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] });
-    this.worker.unref();
-    // An unref before the thread is up does not hold: repeated once it is online (unless a job is waiting).
-    this.worker.once('online', () => {
-      if (this.pending.size === 0) this.worker.unref();
-    });
-    this.worker.on('message', (m: { id: number; value?: unknown; error?: string; errno?: number }) => {
-      const p = this.pending.get(m.id);
-      if (p === undefined) return;
-      this.pending.delete(m.id);
-      if (this.pending.size === 0) { this.worker.unref(); onIdle(this); }
-      // Shaped like a failed fs call (code and errno), so the drive maps it the same way.
-      if (m.error !== undefined) p.reject(Object.assign(new Error(m.error), { code: m.error, errno: m.errno }));
-      else p.resolve(m.value);
-    });
-    const fail = (err: unknown): void => {
-      if (this.dead) return;
-      this.dead = true;
-      for (const p of this.pending.values()) p.reject(err instanceof Error ? err : new Error(String(err)));
-      this.pending.clear();
-      onExit(this);
-    };
-    this.worker.on('error', fail);
-    this.worker.on('exit', (code) => fail(new Error(`drive I/O worker exited (${code})`)));
-  }
-
-  /** True while its running job has been running for longer than `ms`. */
-  stuck(now: number, ms: number): boolean {
-    for (const p of this.pending.values()) return now - p.posted > ms;
-    return false;
-  }
-}
 
 /** Workers started up front and kept: two keep both cores busy without a queue building up behind one. */
 const POOL_SIZE = 2;
@@ -74,18 +27,22 @@ export const STUCK_MS = 2_000;
 /** Waiting jobs per worker beyond which the pool counts as saturated (a cached metadata read takes ~20 µs). */
 const QUEUE_LIMIT = 16;
 
-const pool: PoolWorker[] = [];
-let nextId = 1;
+const pool: JobWorker[] = [];
 
-function spawn(): PoolWorker {
-  const w = new PoolWorker((dead) => {
-    const at = pool.indexOf(dead);
-    if (at >= 0) pool.splice(at, 1);
-  }, (idle) => {
-    // A worker started while others were stuck goes once things are back to normal.
-    if (pool.length <= POOL_SIZE) return;
-    pool.splice(pool.indexOf(idle), 1);
-    void idle.worker.terminate();
+function spawn(): JobWorker {
+  const w: JobWorker = new JobWorker(WORKER_SOURCE, {
+    onExit() {
+      const at = pool.indexOf(w);
+      if (at >= 0) pool.splice(at, 1);
+    },
+    onIdle() {
+      // A worker started while others were stuck goes once things are back to normal.
+      const at = pool.indexOf(w);
+      if (at < 0 || pool.length <= POOL_SIZE) return;
+      pool.splice(at, 1);
+      w.terminate();
+    },
+    failure: (cause) => new Error(`drive I/O worker stopped: ${cause.message}`),
   });
   pool.push(w);
   return w;
@@ -100,15 +57,15 @@ export function warmIoPool(): void {
 }
 
 /** The worker for the next job: the least busy one that is not stuck (see the module comment). */
-function pick(): PoolWorker {
+function pick(): JobWorker {
   if (pool.length < POOL_SIZE) return spawn();
   const now = performance.now();
-  let best: PoolWorker | undefined;
-  let fallback: PoolWorker | undefined;
+  let best: JobWorker | undefined;
+  let fallback: JobWorker | undefined;
   for (const w of pool) {
-    if (fallback === undefined || w.pending.size < fallback.pending.size) fallback = w;
+    if (fallback === undefined || w.pending < fallback.pending) fallback = w;
     if (w.stuck(now, STUCK_MS)) continue;
-    if (best === undefined || w.pending.size < best.pending.size) best = w;
+    if (best === undefined || w.pending < best.pending) best = w;
   }
   if (best !== undefined) return best;
   return pool.length < MAX_POOL ? spawn() : fallback!;
@@ -118,21 +75,18 @@ function pick(): PoolWorker {
 export function runIoJob(job: ScanJob): Promise<ScanAnswer>;
 export function runIoJob(job: ChildrenJob): Promise<ChildrenAnswer>;
 export function runIoJob(job: ReadJob): Promise<Uint8Array>;
-export function runIoJob(job: IoJob): Promise<unknown> {
-  const worker = pick();
-  const id = nextId++;
-  return new Promise((resolve, reject) => {
-    worker.pending.set(id, { resolve, reject, posted: performance.now() });
-    if (worker.pending.size === 1) worker.worker.ref();
-    worker.worker.postMessage({ id, job });
-  });
+export async function runIoJob(job: IoJob): Promise<unknown> {
+  const r: JobReply = await pick().request({ job });
+  // Shaped like a failed fs call (code and errno), so the drive maps it the same way.
+  if (r.error !== undefined) throw Object.assign(new Error(String(r.error)), { code: r.error, errno: r.errno });
+  return r.value;
 }
 
 /** True when every worker is stuck or has QUEUE_LIMIT jobs waiting: work that can go another way should. */
 export function ioPoolSaturated(): boolean {
   if (pool.length < POOL_SIZE) return false;
   const now = performance.now();
-  return pool.every((w) => w.pending.size >= QUEUE_LIMIT || w.stuck(now, STUCK_MS));
+  return pool.every((w) => w.pending >= QUEUE_LIMIT || w.stuck(now, STUCK_MS));
 }
 
 /** Number of workers (tests). */

@@ -93,10 +93,14 @@ function readWhole(path) {
 function children(job) {
   const n = job.names.length;
   const status = new Uint8Array(n), kids = new Uint8Array(n), errors = {};
-  const parts = [];
+  // Records are appended once, straight from the read buffer, to the answer's data (transferred, not copied).
+  let data = new Uint8Array(64 * 1024);
+  let at = 0;
+  const offsets = new Int32Array(n + 1);
   let missing = false;
   try { if (!fs.statSync(job.dir).isDirectory()) missing = true; } catch (e) { missing = true; if (e.code !== 'ENOENT' && e.code !== 'ENOTDIR') throw e; }
   for (let i = 0; i < n && !missing; i++) {
+    offsets[i] = at;
     const p = job.dir + '/' + job.names[i];
     try {
       let st;
@@ -108,7 +112,13 @@ function children(job) {
       if (!job.withMeta) continue;
       let len;
       try { len = readWhole(p + '/xl.meta'); } catch (e) { if (e.code === 'ENOENT' || e.code === 'ENOTDIR') continue; throw e; }
-      parts.push(Buffer.from(scratch.subarray(0, len)));
+      if (at + len > data.length) {
+        const grown = new Uint8Array(Math.max(2 * data.length, at + len));
+        grown.set(data.subarray(0, at));
+        data = grown;
+      }
+      data.set(scratch.subarray(0, len), at);
+      at += len;
       status[i] = ${CHILD_META};
     } catch (e) {
       status[i] = ${CHILD_ERROR};
@@ -116,14 +126,8 @@ function children(job) {
       errors[i] = String(e.code || e.message);
     }
   }
-  let at = 0;
-  const offsets = new Int32Array(n + 1);
-  for (let i = 0, k = 0; i < n; i++) { offsets[i] = at; if (status[i] === ${CHILD_META}) at += parts[k++].length; }
-  offsets[n] = at;
-  const data = new Uint8Array(at);
-  let w = 0;
-  for (const b of parts) { data.set(b, w); w += b.length; }
-  return { missing, status, children: kids, offsets: offsets, data, errors };
+  for (let i = missing ? 0 : n; i <= n; i++) offsets[i] = at;
+  return { missing, status, children: kids, offsets, data: data.subarray(0, at), errors };
 }
 function stampOf(st) {
   return st.ino + ':' + st.mtimeNs + ':' + st.ctimeNs + ':' + st.nlink;
@@ -174,7 +178,7 @@ parentPort.on('message', (m) => {
       default: error = 'EINVAL';
     }
   } catch (e) { error = String(e.code || e.message); errno = e.errno; value = undefined; transfer = []; }
-  parentPort.postMessage({ id: m.id, value, error, errno }, transfer);
+  parentPort.postMessage({ rid: m.rid, value, error, errno }, transfer);
 });
 `;
 

@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
-import { ServerError } from '../../common/index.js';
+import { JobWorker, ServerError } from '../../common/index.js';
 
 /**
  * MD5 (the S3 ETag of a PUT, https://docs.aws.amazon.com/AmazonS3/latest/API/API_PutObject.html)
@@ -22,11 +21,11 @@ parentPort.on('message', (m) => {
     if (m.op === 'drop') { states.delete(m.id); return; }
     let h = states.get(m.id);
     if (h === undefined) { h = createHash('md5'); states.set(m.id, h); }
-    if (m.op === 'update') { h.update(m.data); parentPort.postMessage({ seq: m.seq }); return; }
+    if (m.op === 'update') { h.update(m.data); parentPort.postMessage({ rid: m.rid }); return; }
     states.delete(m.id);
-    parentPort.postMessage({ seq: m.seq, digest: h.digest() });
+    parentPort.postMessage({ rid: m.rid, digest: h.digest() });
   } catch (err) {
-    parentPort.postMessage({ seq: m.seq, error: String(err) });
+    parentPort.postMessage({ rid: m.rid, error: String(err) });
   }
 });
 `;
@@ -36,67 +35,28 @@ export class Md5WorkerError extends ServerError {
   constructor(message: string) { super('ERR_MD5_WORKER', message); }
 }
 
-interface Waiter {
-  resolve(digest: Buffer | undefined): void;
-  reject(err: Error): void;
-}
-
-interface Reply {
-  seq: number;
-  digest?: Uint8Array;
-  error?: string;
-}
-
+/** One MD5 worker and the uploads bound to it. */
 class Md5Worker {
-  readonly #worker: Worker;
-  readonly #waiting = new Map<number, Waiter>();
-  #dead: Error | null = null;
+  readonly #worker: JobWorker;
   /** Uploads bound to this worker. */
   jobs = 0;
 
   constructor(onExit: () => void) {
-    // No inherited flags: the source is a CommonJS script whatever the parent ran with (--input-type, loaders).
-    this.#worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] });
-    this.#worker.unref();
-    this.#worker.on('message', (r: Reply) => {
-      const w = this.#waiting.get(r.seq);
-      if (w === undefined) return;
-      this.#waiting.delete(r.seq);
-      if (this.#waiting.size === 0) this.#worker.unref();
-      if (r.error !== undefined) w.reject(new Md5WorkerError(r.error));
-      else w.resolve(r.digest === undefined ? undefined : Buffer.from(r.digest.buffer, r.digest.byteOffset, r.digest.byteLength));
-    });
-    const fail = (err: Error): void => {
-      if (this.#dead !== null) return;
-      this.#dead = new Md5WorkerError(`MD5 worker stopped: ${err.message}`);
-      for (const w of this.#waiting.values()) w.reject(this.#dead);
-      this.#waiting.clear();
-      onExit();
-    };
-    this.#worker.on('error', fail);
-    this.#worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
+    this.#worker = new JobWorker(WORKER_SOURCE, { onExit, failure: (err) => new Md5WorkerError(`MD5 worker stopped: ${err.message}`) });
   }
 
-  request(msg: { op: 'update' | 'digest'; id: number; data?: Uint8Array }): Promise<Buffer | undefined> {
-    if (this.#dead !== null) return Promise.reject(this.#dead);
-    const seq = nextSeq++;
-    return new Promise((resolve, reject) => {
-      this.#waiting.set(seq, { resolve, reject });
-      if (this.#waiting.size === 1) this.#worker.ref();
-      this.#worker.postMessage({ ...msg, seq });
-    });
+  async request(msg: { op: 'update' | 'digest'; id: number; data?: Uint8Array }): Promise<Buffer | undefined> {
+    const r = await this.#worker.request(msg);
+    if (r.error !== undefined) throw new Md5WorkerError(String(r.error));
+    const digest = r.digest as Uint8Array | undefined;
+    return digest === undefined ? undefined : Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength);
   }
 
   drop(id: number): void {
-    if (this.#dead !== null) return;
-    this.#worker.postMessage({ op: 'drop', id });
-    // A message posted while nothing is awaited must not hold the process open (it ref'd the port: a test file
-    // whose upload was cut before its first block never exited).
-    if (this.#waiting.size === 0) this.#worker.unref();
+    this.#worker.post({ op: 'drop', id });
   }
 }
 
-let nextSeq = 0;
 let nextId = 0;
 const workers: (Md5Worker | undefined)[] = new Array<Md5Worker | undefined>(Math.max(1, Math.min(4, availableParallelism()))).fill(undefined);
 
