@@ -6,6 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { statfs } from 'node:fs/promises';
+import type { StatsFs } from 'node:fs';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { startCluster, type TestCluster } from '../cluster/helpers/cluster.js';
 import { eventually, s3Client } from '../helpers/s3-client.js';
@@ -45,10 +46,16 @@ function checkShape(report: Json): void {
 }
 
 test('every node up: online, 4 servers, 16 drives in pool/set/index order', async () => {
-  const { status, body } = await info(1);
-  assert.equal(status, 200);
+  // A peer that misses the 3 s report deadline is listed offline, as designed; right after a start on a loaded
+  // 2-core machine (CI runs two test files at once) that can happen once. A healthy cluster must settle to online.
+  let body: Json = {};
+  const online = await eventually(async () => {
+    const r = await info(1);
+    body = r.body;
+    return r.status === 200 && body['status'] === 'online';
+  }, 30_000);
+  assert.ok(online, `never online: ${JSON.stringify(body)}`);
   checkShape(body);
-  assert.equal(body['status'], 'online');
   assert.deepEqual(body['backend'], {
     type: 'Erasure', onlineDrives: 16, offlineDrives: 0, standardParity: 4,
     pools: [{ pool: 1, sets: 1, drivesPerSet: 16, parity: 4, readQuorum: 12, writeQuorum: 12 }],
@@ -71,13 +78,19 @@ test('every node up: online, 4 servers, 16 drives in pool/set/index order', asyn
 test('node 4 killed: degraded, 3 of 4 servers online, its 4 drives offline, usage from the online drives statfs', async () => {
   await cluster.kill9(4);
   let report: Json = {};
-  // Peers notice the dead node within one call deadline; poll until every surviving node's view says so.
+  let fsBefore: StatsFs[] = [];
+  let fsAfter: StatsFs[] = [];
+  const statAll = (): Promise<StatsFs[]> => Promise.all([1, 2, 3].flatMap((i) => [1, 2, 3, 4].map((d) => statfs(cluster.drive(i, d)))));
+  // Peers notice the dead node within one call deadline; poll until every surviving node's view says so (and,
+  // on a loaded machine, until no surviving server missed its report deadline).
   const settled = await eventually(async () => {
+    fsBefore = await statAll();
     const r = await info(2);
+    fsAfter = await statAll();
     report = r.body;
     const servers = (report['servers'] ?? []) as Json[];
     return r.status === 200 && servers.length === 4 && servers[3]!['state'] === 'offline'
-      && servers.slice(0, 3).every((s) => (s['network'] as Json)[serverName(4)] === 'offline');
+      && servers.slice(0, 3).every((s) => s['state'] === 'online' && (s['network'] as Json)[serverName(4)] === 'offline');
   }, 30_000);
   assert.ok(settled, JSON.stringify(report));
   checkShape(report);
@@ -109,22 +122,24 @@ test('node 4 killed: degraded, 3 of 4 servers online, its 4 drives offline, usag
     assert.equal((s['drives'] as Json[]).length, 4);
     assert.ok((s['drives'] as Json[]).every((d) => d['state'] === 'ok'));
   }
-  // All drives are directories of one file system here: each online drive reports its statfs figures.
-  const fsStats = await Promise.all([1, 2, 3].flatMap((i) => [1, 2, 3, 4].map((d) => statfs(cluster.drive(i, d)))));
-  const total = fsStats[0]!.blocks * fsStats[0]!.bsize;
-  const used = fsStats[0]!.blocks * fsStats[0]!.bsize - fsStats[0]!.bfree * fsStats[0]!.bsize;
-  // Other processes write to the same file system meanwhile: used/available may move by a little.
-  const slack = Math.max(256 * 1024 * 1024, total * 0.01);
+  // All drives are directories of one file system here: each online drive reports its statfs figures. Other test
+  // files write to the same file system meanwhile, so a figure must lie between the statfs taken just before and
+  // just after the report (with a little slack for the report's own drives).
+  const total = fsBefore[0]!.blocks * fsBefore[0]!.bsize;
+  const usedOf = (s: StatsFs): number => (s.blocks - s.bfree) * s.bsize;
+  const slack = 64 * 1024 * 1024;
+  const lo = Math.min(...fsBefore.map(usedOf), ...fsAfter.map(usedOf)) - slack;
+  const hi = Math.max(...fsBefore.map(usedOf), ...fsAfter.map(usedOf)) + slack;
   const online = drives.filter((d) => d['state'] === 'ok');
   for (const d of online) {
     assert.equal(d['totalBytes'], total);
-    assert.ok(Math.abs((d['usedBytes'] as number) - used) <= slack, `used ${String(d['usedBytes'])} vs statfs ${used}`);
+    assert.ok((d['usedBytes'] as number) >= lo && (d['usedBytes'] as number) <= hi, `used ${String(d['usedBytes'])} outside statfs [${lo}, ${hi}]`);
   }
   const usage = report['usage'] as Record<string, number>;
   assert.equal(usage['totalBytes'], 12 * total);
   assert.equal(usage['usedBytes'], online.reduce((a, d) => a + (d['usedBytes'] as number), 0));
   assert.equal(usage['availableBytes'], online.reduce((a, d) => a + (d['availableBytes'] as number), 0));
-  assert.ok(Math.abs(usage['usedBytes']! - 12 * used) <= 12 * slack);
+  assert.ok(usage['usedBytes']! >= 12 * lo && usage['usedBytes']! <= 12 * hi);
   assert.equal(usage['usedPercent'], Math.round((usage['usedBytes']! / usage['totalBytes']!) * 1000) / 10);
   // Any node answers for the whole deployment.
   const fromOne = await info(1);
