@@ -6,7 +6,7 @@ export type { FormatState, FormatWaitOptions } from './bootstrap.js';
 export { RemoteDrive } from './remote-drive.js';
 export type { RemoteDriveOptions } from './remote-drive.js';
 export {
-  RPC_PREFIX, RpcAuthError, RpcClient, RpcProtocolError, RpcUnavailableError, makeRpcToken, rpcPlugin, verifyRpcToken,
+  RPC_PREFIX, RPC_PROTOCOL_VERSION, RpcAuthError, RpcClient, RpcProtocolError, RpcUnavailableError, makeRpcToken, rpcPlugin, verifyRpcToken,
 } from './rpc/index.js';
 export type { RpcClientOptions, RpcCredentials, RpcPluginOptions } from './rpc/index.js';
 export {

@@ -88,7 +88,7 @@ export class RemoteDrive implements Drive {
 
   async #call<T>(method: DriveMethod, args: readonly unknown[]): Promise<T> {
     try {
-      return await this.#client.call(drivePath(this.#path, method), args) as T;
+      return await this.#client.driveCall(this.#path, method, args) as T;
     } catch (err) {
       throw mapError(err, this.endpoint);
     }

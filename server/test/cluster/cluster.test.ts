@@ -15,7 +15,7 @@ import {
   CreateBucketCommand, GetBucketVersioningCommand, GetObjectCommand, ListObjectsV2Command, PutBucketVersioningCommand, PutObjectCommand,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { makeRpcToken } from '../../src/cluster/index.js';
+import { RPC_PROTOCOL_VERSION, makeRpcToken } from '../../src/cluster/index.js';
 import { objectDir } from '../helpers/drive-files.js';
 import { bodyBytes, eventually } from '../helpers/s3-client.js';
 import { nodeClients, startCluster, type TestCluster } from './helpers/cluster.js';
@@ -111,9 +111,10 @@ test('Must show 6: /svc/rpc/* and /svc/peer/* answer 403 without a valid node to
   const wrong = `Bearer ${makeRpcToken({ ...c.credentials, secretKey: 'not-the-cluster-secret' }, Date.now())}`;
   const stale = `Bearer ${makeRpcToken(c.credentials, Date.now() - 10 * 60_000)}`;
   for (const authorization of [undefined, 'Bearer v1.1.abc', wrong, stale, `AWS4-HMAC-SHA256 Credential=${c.credentials.accessKey}`]) {
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-svc-rpc-version': '1', ...(authorization ? { authorization } : {}) };
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-svc-rpc-version': RPC_PROTOCOL_VERSION, ...(authorization ? { authorization } : {}) };
     for (const [method, target, body] of [
-      ['POST', rpc, '{"args":[]}'], ['PUT', `${url}/svc/rpc/drive/x/shard-write?path=tmp/x`, 'data'], ['GET', `${url}/svc/peer/info`, undefined],
+      ['POST', rpc, '{"args":[]}'], ['POST', `${url}/svc/rpc/batch`, JSON.stringify({ deadlineMs: 1000, calls: [{ drive: `${c.mount}/d1`, method: 'readFormat', args: [] }] })],
+      ['PUT', `${url}/svc/rpc/drive/x/shard-write?path=tmp/x`, 'data'], ['GET', `${url}/svc/peer/info`, undefined],
       ['POST', `${url}/svc/peer/lock/acquire`, '{}'],
     ] as const) {
       const r = await fetch(target, { method, headers, body });
@@ -124,7 +125,7 @@ test('Must show 6: /svc/rpc/* and /svc/peer/* answer 403 without a valid node to
   }
   // The same calls with a valid token work (the 403s above are about the token, not the route).
   const good = `Bearer ${makeRpcToken(c.credentials, Date.now())}`;
-  const ok = await fetch(rpc, { method: 'POST', headers: { authorization: good, 'content-type': 'application/json', 'x-svc-rpc-version': '1' }, body: '{"args":[]}' });
+  const ok = await fetch(rpc, { method: 'POST', headers: { authorization: good, 'content-type': 'application/json', 'x-svc-rpc-version': RPC_PROTOCOL_VERSION }, body: '{"args":[]}' });
   assert.equal(ok.status, 200);
   const info = await fetch(`${url}/svc/peer/info`, { headers: { authorization: good } });
   assert.equal(info.status, 200);

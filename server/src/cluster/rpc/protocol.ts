@@ -6,6 +6,10 @@
  * - `PUT /svc/rpc/drive/<drive>/shard-write?path=<sysPath>` with a raw streaming body → `200 {"value":null}`
  *   once the shard file is fsynced: shard data, never buffered whole, TCP flow control end to end.
  * - `POST /svc/rpc/drive/<drive>/shard-read` with `{"args":[volume,key,dataDir,file,offset,length]}` → the raw bytes.
+ * - `POST /svc/rpc/batch` with `{"deadlineMs":n,"calls":[{"drive","method","args"},…]}` → `200 {"results":[…]}`, one
+ *   `{"value"}` or `{"error"}` per call in order: the JSON calls one erasure-set fan-out makes to the drives of one
+ *   node, in one round trip (call-batcher.ts). A call still running after `deadlineMs` is answered
+ *   ERR_RPC_UNAVAILABLE on its own, so one hung drive never takes the node's other drives with it.
  * - Failures: `{"error":{"code","message"}}` (rpc-errors.ts); 403 without a valid node token.
  *
  * `<drive>` is the drive's path on the serving node, URL-encoded as one segment.
@@ -13,11 +17,28 @@
 import type { Drive } from '../../storage/index.js';
 
 /** Bumped on any incompatible change; a peer speaking another version is refused with ERR_RPC_PROTOCOL. */
-export const RPC_PROTOCOL_VERSION = '1';
+export const RPC_PROTOCOL_VERSION = '2';
 /** Header carrying {@link RPC_PROTOCOL_VERSION}. */
 export const RPC_VERSION_HEADER = 'x-svc-rpc-version';
 /** URL prefix of the storage RPC. */
 export const RPC_PREFIX = '/svc/rpc';
+
+/** URL of the batched JSON calls. */
+export const RPC_BATCH_PATH = `${RPC_PREFIX}/batch`;
+/** Most calls in one batch request (a set has at most 16 drives; several sets may share a tick). */
+export const MAX_BATCH_CALLS = 64;
+/** Longest per-call deadline a batch may ask for. */
+export const MAX_BATCH_DEADLINE_MS = 120_000;
+
+/** One call of a batch, as the client queues it. */
+export interface BatchCall {
+  drive: string;
+  method: string;
+  args: unknown[];
+}
+
+/** One answer of a batch, in the order of the calls. */
+export type BatchResult = { value: unknown } | { error: { code: string; message: string } };
 
 /** Drive methods served as JSON metadata calls. */
 export const DRIVE_METHODS = [

@@ -69,6 +69,8 @@ const REBUILD: Readonly<Record<string, (message: string) => Error>> = {
   ERR_VOLUME_EXISTS: (m) => withMessage(new VolumeExistsError('', ''), m),
   ERR_INVALID_DRIVE_PATH: (m) => withMessage(new InvalidDrivePathError(''), m),
   ERR_RPC_PROTOCOL: (m) => new RpcProtocolError(m),
+  // A batched call the peer gave up waiting for (protocol.ts): an unavailable drive, as a call timeout would be.
+  ERR_RPC_UNAVAILABLE: (m) => withMessage(new RpcUnavailableError('', ''), m),
 };
 
 /** Rebuilds the typed error of a wire error; an unknown code becomes a FaultyDiskError naming it. */

@@ -62,7 +62,7 @@ test('a valid token with another protocol version is refused; unknown methods an
   t.after(() => c.close());
   await assert.rejects(c.call(drivePath(root, 'constructor'), []), /unknown drive method constructor/);
   await assert.rejects(c.call(drivePath('/not/served', 'readFormat'), []), (err: Error) => err.name === 'DiskNotFoundError');
-  assert.equal(RPC_PROTOCOL_VERSION, '1');
+  assert.equal(RPC_PROTOCOL_VERSION, '2');
 });
 
 test('JSON calls round-trip values and buffers; drive errors come back as the same classes', async (t) => {

@@ -8,8 +8,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Drive } from '../../storage/index.js';
 import type { RpcCredentials } from './auth.js';
 import {
-  RPC_PREFIX, SHARD_READ, SHARD_WRITE, decodeValue, encodeValue, isDriveMethod,
+  MAX_BATCH_CALLS, MAX_BATCH_DEADLINE_MS, RPC_BATCH_PATH, RPC_PREFIX, SHARD_READ, SHARD_WRITE, decodeValue, encodeValue, isDriveMethod,
 } from './protocol.js';
+import type { BatchResult } from './protocol.js';
 import { toWireError } from './rpc-errors.js';
 import { nodeAuthHook, sendWireError } from './node-auth.js';
 
@@ -40,6 +41,51 @@ function argsOf(body: unknown): unknown[] {
   const args = decodeValue((body as { args?: unknown } | null)?.args);
   if (!Array.isArray(args)) throw Object.assign(new Error('request body must be {"args":[…]}'), { statusCode: 400 });
   return args;
+}
+
+/** The calls of a batch body, or a 400 error naming what is wrong. */
+function batchOf(body: unknown): { deadlineMs: number; calls: { drive: string; method: string; args: unknown[] }[] } {
+  const b = body as { deadlineMs?: unknown; calls?: unknown } | null;
+  const bad = (why: string): Error => Object.assign(new Error(`batch body: ${why}`), { statusCode: 400 });
+  if (b === null || typeof b !== 'object' || !Array.isArray(b.calls)) throw bad('must be {"deadlineMs":n,"calls":[…]}');
+  if (b.calls.length === 0 || b.calls.length > MAX_BATCH_CALLS) throw bad(`1 to ${MAX_BATCH_CALLS} calls`);
+  const deadlineMs = b.deadlineMs;
+  if (typeof deadlineMs !== 'number' || !Number.isSafeInteger(deadlineMs) || deadlineMs < 1 || deadlineMs > MAX_BATCH_DEADLINE_MS) {
+    throw bad(`deadlineMs must be 1 to ${MAX_BATCH_DEADLINE_MS}`);
+  }
+  const calls = b.calls.map((c: unknown) => {
+    const x = c as { drive?: unknown; method?: unknown; args?: unknown } | null;
+    const args = decodeValue(x?.args);
+    if (typeof x?.drive !== 'string' || typeof x.method !== 'string' || !Array.isArray(args)) throw bad('each call is {"drive","method","args":[…]}');
+    return { drive: x.drive, method: x.method, args };
+  });
+  return { deadlineMs, calls };
+}
+
+/** One call of a batch: its value, or its error; past `deadlineMs` it is answered unavailable on its own. */
+async function batchedCall(drives: ReadonlyMap<string, Drive>, call: { drive: string; method: string; args: unknown[] }, deadlineMs: number): Promise<BatchResult> {
+  const drive = drives.get(call.drive);
+  if (drive === undefined) return { error: { code: 'ERR_DISK_NOT_FOUND', message: 'drive is not served by this node' } };
+  if (!isDriveMethod(call.method)) return { error: { code: 'ERR_RPC_PROTOCOL', message: `unknown drive method ${call.method}` } };
+  const fn = drive[call.method] as (...a: unknown[]) => Promise<unknown>;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<BatchResult>((resolve) => {
+    timer = setTimeout(() => resolve({
+      error: { code: 'ERR_RPC_UNAVAILABLE', message: `drive ${call.drive} did not answer ${call.method} within ${deadlineMs} ms` },
+    }), deadlineMs);
+  });
+  const answer = (async (): Promise<BatchResult> => {
+    try {
+      return { value: encodeValue(await fn.apply(drive, call.args)) };
+    } catch (err) {
+      return { error: toWireError(err) };
+    }
+  })();
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function writeShard(drive: Drive, sysPath: string, body: IncomingMessage): Promise<void> {
@@ -98,6 +144,13 @@ export const rpcPlugin: FastifyPluginAsync<RpcPluginOptions> = async (app, opts)
     if (typeof path !== 'string' || path === '') return sendError(reply, 400, { code: 'ERR_RPC_PROTOCOL', message: 'path is required' });
     await writeShard(drive, path, request.raw);
     return reply.send({ value: null });
+  });
+
+  // Several JSON calls in one request (protocol.ts, call-batcher.ts): run together, answered in order.
+  app.post(RPC_BATCH_PATH, async (request, reply) => {
+    const { deadlineMs, calls } = batchOf(request.body);
+    const results = await Promise.all(calls.map((c) => batchedCall(opts.drives, c, deadlineMs)));
+    return reply.send({ results });
   });
 
   app.post(`${RPC_PREFIX}/drive/:drive/:method`, async (request, reply) => {

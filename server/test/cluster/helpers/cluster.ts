@@ -123,6 +123,8 @@ export interface TmpfsDrive {
  */
 export async function startCluster(opts: {
   nodes: number; drivesPerNode: number; pools?: PoolShape[]; env?: Record<string, string>;
+  /** Arguments for node itself before the script (e.g. `--cpu-prof`, which NODE_OPTIONS does not allow). */
+  nodeArgs?: string[];
   /** Also run the console on every node, on 127.0.0.i:<another common port> (default: console disabled). */
   console?: boolean;
   /**
@@ -209,7 +211,7 @@ export async function startCluster(opts: {
       };
       // unshare and sh exec in place, so the pid is node's own and kill -9 hits the server itself.
       const proc = spawn('unshare', ['--mount', '--propagation', 'private', 'sh', '-c',
-        `mount ${bind} "$1" "$2" && shift 2 && exec "$@"`, 'sh', node.dir, mount, process.execPath,
+        `mount ${bind} "$1" "$2" && shift 2 && exec "$@"`, 'sh', node.dir, mount, process.execPath, ...(opts.nodeArgs ?? []),
         ...(opts.built === true ? [BUILT_SVC, ...svcArgs] : svcNodeArgs())],
       { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
