@@ -73,13 +73,12 @@ test('a hung drive is answered unavailable on its own, before the deadline of th
   const { origin, a } = await serve(t);
   const c = new RpcClient({ origin, credentials: creds, timeoutMs: 1_000 });
   t.after(() => c.close());
-  const t0 = Date.now();
   const [hung, ok] = await Promise.allSettled([c.driveCall('/hung', 'readFormat', []), c.driveCall(a, 'readFormat', [])]);
   assert.deepEqual(ok, { status: 'fulfilled', value: Buffer.from('format-a') });
   const err = (hung as PromiseRejectedResult).reason as Error;
   assert.ok(err instanceof RpcUnavailableError, String(err));
+  // The peer's own answer (our deadline would say "no answer to … within 1000 ms"): the other call was not held up.
   assert.match(err.message, /drive \/hung did not answer readFormat within 800 ms/);
-  assert.ok(Date.now() - t0 < 1_000, 'answered by the peer, not by our own deadline');
 });
 
 test('a malformed batch is refused with ERR_RPC_PROTOCOL; unknown methods fail alone', async (t) => {

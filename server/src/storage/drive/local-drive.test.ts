@@ -165,7 +165,7 @@ test('with the I/O workers backed up, metadata reads go through libuv and map er
   const t0 = performance.now();
   assert.deepEqual(await drive.readMeta('b', 'k'), Buffer.from('meta'));
   await assert.rejects(drive.readMeta('b', 'absent'), FileNotFoundError);
-  assert.ok(performance.now() - t0 < 1_000, 'answered without waiting for the workers');
+  assert.ok(performance.now() - t0 < 5_000, 'answered without waiting for the workers (they never answer)');
   await rm(join(root, '.svc.sys', 'format.json'));
   await assert.rejects(drive.readMeta('b', 'absent'), UnformattedDiskError, 'the root is still checked on this path');
   // Release the workers: each writer that comes and goes ends the read blocked at that moment.
