@@ -55,7 +55,8 @@ test('calls made in the same tick go in one request; each gets its own value or 
     c.driveCall(b, 'readMeta', ['bkt', 'missing']),
     c.driveCall('/not/served', 'readFormat', []),
   ]);
-  assert.deepEqual(urls, [RPC_BATCH_PATH]);
+  // Two calls on drives a and b: the second ones go in a second request (one call per drive per request).
+  assert.deepEqual(urls, [RPC_BATCH_PATH, RPC_BATCH_PATH]);
   assert.deepEqual(answers.slice(0, 2), [
     { status: 'fulfilled', value: Buffer.from('format-a') }, { status: 'fulfilled', value: Buffer.from('format-b') },
   ]);
@@ -65,8 +66,8 @@ test('calls made in the same tick go in one request; each gets its own value or 
   assert.equal((reason(4) as Error).name, 'DiskNotFoundError');
   // A lone call takes the single-call route.
   assert.deepEqual(await c.driveCall(a, 'readFormat', []), Buffer.from('format-a'));
-  assert.equal(urls.length, 2);
-  assert.match(urls[1]!, /\/svc\/rpc\/drive\/.*\/readFormat$/);
+  assert.equal(urls.length, 3);
+  assert.match(urls[2]!, /\/svc\/rpc\/drive\/.*\/readFormat$/);
 });
 
 test('a hung drive is answered unavailable on its own, before the deadline of the whole request', async (t) => {
@@ -126,10 +127,19 @@ test('CallBatcher: one request per tick, groups of at most MAX_BATCH_CALLS, a tr
   assert.deepEqual(res[0], { status: 'fulfilled', value: 'd0' });
   assert.ok((res[3] as PromiseRejectedResult).reason instanceof RpcProtocolError);
   assert.deepEqual(res[MAX_BATCH_CALLS + 1], { status: 'fulfilled', value: `d${MAX_BATCH_CALLS + 1}` });
+  // Several calls to one drive in a tick: the k-th call of each drive in the k-th request, in order.
+  sent.length = 0;
+  const perDrive = await Promise.all(['x', 'y', 'x', 'x', 'y'].map((drive, i) => b.call({ drive, method: 'readFormat', args: [i] })));
+  assert.deepEqual(perDrive, ['x', 'y', 'x', 'single readFormat', 'y']);
+  assert.deepEqual(sent.map((g) => g.map((c) => `${c.drive}${String(c.args[0])}`)), [['x0', 'y1'], ['x2', 'y4']]);
+  assert.deepEqual(singles.map((c) => `${c.drive}${String(c.args[0])}`), ['x3']);
+  singles.length = 0;
+  sent.length = 0;
   // Calls of a later tick make a new request; a lone call goes alone.
   assert.equal(await b.call({ drive: 'x', method: 'diskInfo', args: [] }), 'single diskInfo');
   fail = true;
   const down = await Promise.allSettled([b.call({ drive: 'p', method: 'readFormat', args: [] }), b.call({ drive: 'q', method: 'readFormat', args: [] })]);
   assert.ok(down.every((r) => r.status === 'rejected' && r.reason instanceof RpcUnavailableError));
-  assert.equal(sent.length, 3);
+  assert.equal(sent.length, 1);
+  assert.deepEqual(singles.map((c) => c.drive), ['x']);
 });

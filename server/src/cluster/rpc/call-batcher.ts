@@ -6,7 +6,8 @@
  * metadata read (docs/performance.md, `server/bench/rpc-bench.ts`).
  *
  * Calls are queued and sent from a microtask, so nothing waits for a timer: a fan-out issues its calls in one
- * synchronous loop and they all make the batch. A lone call goes the single-call route. Every call keeps its own
+ * synchronous loop and they all make the batch; a request holds at most one call per drive (see #flush). A lone
+ * call goes the single-call route. Every call keeps its own
  * answer (value or typed error); a transport failure fails every call of the batch, as it would have failed each.
  */
 import { MAX_BATCH_CALLS } from './protocol.js';
@@ -46,8 +47,22 @@ export class CallBatcher {
   #flush(): void {
     const queue = this.#queue;
     this.#queue = [];
-    for (let i = 0; i < queue.length; i += MAX_BATCH_CALLS) {
-      const group = queue.slice(i, i + MAX_BATCH_CALLS);
+    // One call per drive per request: the k-th call to a drive goes in the k-th request. A listing puts several
+    // sub-batches of reads in flight on each drive so that it decodes the first while the drives read the next;
+    // one request for all of them would hold every answer until the last one is read.
+    const rounds: Queued[][] = [];
+    const calls = new Map<string, number>();
+    for (const q of queue) {
+      const k = calls.get(q.call.drive) ?? 0;
+      calls.set(q.call.drive, k + 1);
+      (rounds[k] ??= []).push(q);
+    }
+    for (const round of rounds) this.#send(round);
+  }
+
+  #send(round: Queued[]): void {
+    for (let i = 0; i < round.length; i += MAX_BATCH_CALLS) {
+      const group = round.slice(i, i + MAX_BATCH_CALLS);
       if (group.length === 1) {
         const [only] = group as [Queued];
         this.#transport.single(only.call).then(only.resolve, only.reject);
