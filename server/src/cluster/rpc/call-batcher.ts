@@ -7,18 +7,21 @@
  *
  * Calls are queued and sent from a microtask, so nothing waits for a timer: a fan-out issues its calls in one
  * synchronous loop and they all make the batch; a request holds at most one call per drive (see #flush). A lone
- * call goes the single-call route. Every call keeps its own
- * answer (value or typed error); a transport failure fails every call of the batch, as it would have failed each.
+ * call goes the single-call route. Every call keeps its own answer (value or typed error); a transport failure
+ * fails every call of the batch, as it would have failed each.
  */
 import { MAX_BATCH_CALLS } from './protocol.js';
 import type { BatchCall } from './protocol.js';
+
+/** What became of one call of a batch: its value, or its error (already rebuilt into its class). */
+export type CallOutcome = { ok: true; value: unknown } | { ok: false; error: Error };
 
 /** How the batcher reaches the peer. */
 export interface BatchTransport {
   /** One call on its own (the single-call route). */
   single(call: BatchCall): Promise<unknown>;
-  /** Several calls in one request: per call, its value or its error (already rebuilt). */
-  batch(calls: readonly BatchCall[]): Promise<({ ok: true; value: unknown } | { ok: false; error: Error })[]>;
+  /** Several calls in one request, answered in order. */
+  batch(calls: readonly BatchCall[]): Promise<CallOutcome[]>;
 }
 
 interface Queued {

@@ -9,6 +9,7 @@ import type { Dispatcher } from 'undici';
 import { RpcTokenSource } from './auth.js';
 import type { RpcCredentials } from './auth.js';
 import { CallBatcher } from './call-batcher.js';
+import type { CallOutcome } from './call-batcher.js';
 import { RPC_BATCH_PATH, RPC_PROTOCOL_VERSION, RPC_VERSION_HEADER, decodeValue, drivePath, encodeValue } from './protocol.js';
 import type { BatchCall, BatchResult, DriveMethod } from './protocol.js';
 import { RpcAuthError, RpcProtocolError, RpcUnavailableError, fromWireError } from './rpc-errors.js';
@@ -81,7 +82,7 @@ export class RpcClient {
    * One batch request. The peer answers a call still running after 80 % of our deadline with its own
    * ERR_RPC_UNAVAILABLE, so the others' answers arrive before this request's deadline ends them all.
    */
-  async #batch(calls: readonly BatchCall[]): Promise<({ ok: true; value: unknown } | { ok: false; error: Error })[]> {
+  async #batch(calls: readonly BatchCall[]): Promise<CallOutcome[]> {
     const body = JSON.stringify({
       deadlineMs: Math.max(1, Math.floor(this.#timeoutMs * 0.8)),
       calls: calls.map((c) => ({ drive: c.drive, method: c.method, args: encodeValue(c.args) })),
@@ -104,9 +105,9 @@ export class RpcClient {
     if (!Array.isArray(results) || results.length !== calls.length) {
       throw new RpcProtocolError(`node ${this.origin} answered a batch of ${calls.length} calls with ${Array.isArray(results) ? results.length : 'no'} results`);
     }
-    return results.map((r) => ('error' in r && r.error !== undefined
-      ? { ok: false as const, error: fromWireError(r.error, this.origin) }
-      : { ok: true as const, value: decodeValue((r as { value?: unknown }).value) }));
+    return results.map((r): CallOutcome => ('error' in r && r.error !== undefined
+      ? { ok: false, error: fromWireError(r.error, this.origin) }
+      : { ok: true, value: decodeValue((r as { value?: unknown }).value) }));
   }
 
   #headers(contentType: string): Record<string, string> {

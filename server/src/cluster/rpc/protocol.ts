@@ -15,6 +15,7 @@
  * `<drive>` is the drive's path on the serving node, URL-encoded as one segment.
  */
 import type { Drive } from '../../storage/index.js';
+import type { WireError } from './rpc-errors.js';
 
 /** Bumped on any incompatible change; a peer speaking another version is refused with ERR_RPC_PROTOCOL. */
 export const RPC_PROTOCOL_VERSION = '2';
@@ -38,7 +39,7 @@ export interface BatchCall {
 }
 
 /** One answer of a batch, in the order of the calls. */
-export type BatchResult = { value: unknown } | { error: { code: string; message: string } };
+export type BatchResult = { value: unknown } | { error: WireError };
 
 /** Drive methods served as JSON metadata calls. */
 export const DRIVE_METHODS = [
