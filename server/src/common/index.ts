@@ -1,5 +1,6 @@
 /** Public names of the kernel layer (STYLE.md convention 15: explicit list, no `export *`). */
 export { ExpectedError, ServerError, isServerError } from './errors.js';
+export { withDeadline } from './deadline.js';
 export { JobWorker } from './job-worker.js';
 export type { JobReply, JobWorkerOptions } from './job-worker.js';
 export {

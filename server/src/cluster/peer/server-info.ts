@@ -4,6 +4,7 @@
  * state and the statfs figures of their file system. Offline placeholders stand for a node that did not answer,
  * so a node that is down is listed as offline with all its drives, never missing.
  */
+import { withDeadline } from '../../common/index.js';
 import type { Drive, DriveSlotView } from '../../storage/index.js';
 import { DiskNotFoundError, FaultyDiskError } from '../../storage/index.js';
 
@@ -70,14 +71,6 @@ export interface LocalServerOptions {
 }
 
 const SLOT_STATE = { online: 'ok', offline: 'offline', unformatted: 'unformatted', mismatched: 'corrupt' } as const;
-
-function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
-}
 
 /** A drive that did not answer: its state says why, its capacity is 0. */
 function placeReport(place: DrivePlace, server: string, state: ReportDriveState, uuid = '', healing = false): DriveReport {

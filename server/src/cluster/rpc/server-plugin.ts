@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
+import { ServerError, withDeadline } from '../../common/index.js';
 import type { Drive } from '../../storage/index.js';
 import type { RpcCredentials } from './auth.js';
 import {
@@ -68,23 +69,12 @@ async function batchedCall(drives: ReadonlyMap<string, Drive>, call: { drive: st
   if (drive === undefined) return { error: { code: 'ERR_DISK_NOT_FOUND', message: 'drive is not served by this node' } };
   if (!isDriveMethod(call.method)) return { error: { code: 'ERR_RPC_PROTOCOL', message: `unknown drive method ${call.method}` } };
   const fn = drive[call.method] as (...a: unknown[]) => Promise<unknown>;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<BatchResult>((resolve) => {
-    timer = setTimeout(() => resolve({
-      error: { code: 'ERR_RPC_UNAVAILABLE', message: `drive ${call.drive} did not answer ${call.method} within ${deadlineMs} ms` },
-    }), deadlineMs);
-  });
-  const answer = (async (): Promise<BatchResult> => {
-    try {
-      return { value: encodeValue(await fn.apply(drive, call.args)) };
-    } catch (err) {
-      return { error: toWireError(err) };
-    }
-  })();
   try {
-    return await Promise.race([answer, late]);
-  } finally {
-    clearTimeout(timer);
+    const value = await withDeadline(fn.apply(drive, call.args), deadlineMs,
+      () => new ServerError('ERR_RPC_UNAVAILABLE', `drive ${call.drive} did not answer ${call.method} within ${deadlineMs} ms`));
+    return { value: encodeValue(value) };
+  } catch (err) {
+    return { error: toWireError(err) };
   }
 }
 
