@@ -16,10 +16,11 @@ const credentials = { accessKey: 'LISTBENCHACCESSKEY01', secretKey: 'listbench-s
 const dir = flag('--dir');
 const runs = Number(flag('--runs') ?? 5);
 const fresh = dir === undefined || !existsSync(`${dir}/drive1/.svc.sys`);
-// LIST_BENCH_SERVER_NODE_OPTIONS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p") profiles the server only.
-const serverNode = process.env.LIST_BENCH_SERVER_NODE_OPTIONS;
+// The built server, as `npm run bench` runs it; LIST_BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p")
+// are node options for the server only.
+const nodeArgs = (process.env.LIST_BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
 const svc = await startSvc({
-  drives: 4, env: { SVC_OBS_LOGGER_LEVEL: 'error', ...(serverNode === undefined ? {} : { NODE_OPTIONS: serverNode }) }, credentials, ...(dir === undefined ? {} : { dir }),
+  drives: 4, built: true, nodeArgs, env: { SVC_OBS_LOGGER_LEVEL: 'error' }, credentials, ...(dir === undefined ? {} : { dir }),
 });
 const lean = new LeanS3(svc.url, credentials.accessKey, credentials.secretKey);
 try {

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   DiskNotFoundError, FileNotFoundError, InsufficientReadQuorumError, InsufficientWriteQuorumError, LocalDrive, openStorage,
 } from '../storage/index.js';
-import type { Drive, Storage } from '../storage/index.js';
+import type { ChildState, Drive, Storage } from '../storage/index.js';
 import { RemoteDrive } from './remote-drive.js';
 import { RpcClient, rpcPlugin } from './rpc/index.js';
 
@@ -141,7 +141,14 @@ test('RemoteDrive: the listing calls (scanDir, readChildren) answer as the drive
   const remote = c.a.drives[0]!;
   const local = new LocalDrive(remote.endpoint.slice(c.a.client.origin.length));
   const names = ['00', '07', 'q'.repeat(300), 'missing'];
-  assert.deepEqual(await remote.readChildren('bkt', 'p/', names, true), await local.readChildren('bkt', 'p/', names, true));
+  // Stamps carry the time they were taken: the answers are compared without them.
+  const unstamped = (cs: ChildState[]): ChildState[] => cs.map(({ stamp: _stamp, ...c }) => c);
+  const answered = await remote.readChildren('bkt', 'p/', names, true);
+  assert.deepEqual(unstamped(answered), unstamped(await local.readChildren('bkt', 'p/', names, true)));
+  // A stamp travels back over the RPC and is honoured there: unchanged children are not sent again.
+  const again = await remote.readChildren('bkt', 'p/', names, true, answered.map((x) => x.stamp ?? null));
+  assert.deepEqual(again.map((x) => [x.same === true, x.meta]), names.map(() => [true, null]));
+  await assert.rejects(remote.readChildren('bkt', 'p/', names, true, ['x']), (err: unknown) => (err as Error).name === 'InvalidDrivePathError');
   assert.deepEqual((await remote.readChildren('bkt', 'p/', names, false)).map((x) => x.children), [false, true, false, false]);
   const scan = await remote.scanDir('bkt', 'p/', null);
   assert.deepEqual(scan.names?.sort(), (await local.listDir('bkt', 'p/')).sort());

@@ -144,7 +144,7 @@ export class RemoteDrive implements Drive {
   }
 
   /** One round trip for the whole batch (the listing's metadata reads of up to a page of keys). */
-  readChildren(volume: string, dirKey: string, names: readonly string[], withMeta: boolean): Promise<ChildState[]> {
-    return this.#call('readChildren', [volume, dirKey, names, withMeta]);
+  readChildren(volume: string, dirKey: string, names: readonly string[], withMeta: boolean, known: readonly (string | null)[] | null = null): Promise<ChildState[]> {
+    return this.#call('readChildren', [volume, dirKey, names, withMeta, known]);
   }
 }

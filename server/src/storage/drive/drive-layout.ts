@@ -1,3 +1,4 @@
+import { changeLogFor, type ChangeLog } from './change-log.js';
 import { access, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ServerError } from '../../common/index.js';
@@ -30,6 +31,8 @@ export class DriveLayout {
   readonly tmp: string;
   /** What a metadata read checks when the file is absent (ReadJob.guard). */
   readonly guard: { format: string; root: string };
+  /** The keys this process changed lately on this drive (listing stamps). */
+  readonly changes: ChangeLog;
 
   constructor(root: string) {
     this.endpoint = root;
@@ -37,6 +40,7 @@ export class DriveLayout {
     this.sys = join(root, SYS_DIR);
     this.tmp = join(this.sys, TMP_DIR);
     this.guard = { format: join(this.sys, FORMAT_FILE), root };
+    this.changes = changeLogFor(root);
   }
 
   /** Maps an fs error to a typed drive error; ENOENT is checked against the root and format. */

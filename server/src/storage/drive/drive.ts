@@ -78,6 +78,17 @@ export interface ChildState {
   children: boolean;
   /** Set when this child could not be read (the drive's reason); `meta` and `children` are then unknown. */
   error?: string;
+  /**
+   * With metadata only: a stamp of the state answered (an opaque token of the drive: for a local drive, its change
+   * log's position before the read, see change-log.ts), or null when it cannot vouch for it. A caller that keeps
+   * the answer passes the stamp back in a later call.
+   */
+  stamp?: string | null;
+  /**
+   * True when the stamp the caller passed for this child still describes it: its metadata and children are what
+   * came with that stamp, and `meta`/`children` are not sent again.
+   */
+  same?: true;
 }
 
 /** A disk (local or remote) holding format, buckets, objects and the system area. */
@@ -142,6 +153,8 @@ export interface Drive {
   /**
    * For each child segment `names[i]` of `dirKey`, in one call: its metadata record when `withMeta` (null when it
    * has none) and whether it has deeper segments. The listing's batched read: one round trip per batch of keys.
+   * `known[i]`, a stamp of an earlier answer for `names[i]` (or null), lets the drive answer `same` for a child that
+   * has not changed since, with one stat instead of reading its metadata again.
    */
-  readChildren(volume: string, dirKey: string, names: readonly string[], withMeta: boolean): Promise<ChildState[]>;
+  readChildren(volume: string, dirKey: string, names: readonly string[], withMeta: boolean, known?: readonly (string | null)[] | null): Promise<ChildState[]>;
 }

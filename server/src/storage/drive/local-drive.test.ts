@@ -127,6 +127,38 @@ test('readChildren: metadata and "has deeper keys" of many children in one call;
   await assert.rejects(drive.readChildren('b', 'd/', ['a'], true), DiskNotFoundError);
 });
 
+test('readChildren: a stamp passed back answers unchanged children without reading them, until they change', async (t) => {
+  const { root, drive } = await fresh(t);
+  await drive.makeVolume('b', Buffer.alloc(0));
+  for (const key of ['d/a', 'd/b', 'd/c']) await drive.renameData('b', key, Buffer.from(`meta:${key}`), { srcDataPath: null, dataDir: null });
+  const names = ['a', 'b', 'c', 'nope'];
+  const first = await drive.readChildren('b', 'd/', names, true);
+  assert.ok(first.every((c) => typeof c.stamp === 'string' && c.same === undefined));
+  const stamps = first.map((c) => c.stamp!);
+  const again = await drive.readChildren('b', 'd/', names, true, stamps);
+  assert.deepEqual(again.map((c) => [c.same, c.meta]), names.map(() => [true, null]));
+  // Overwritten, deleted, created, and given a deeper key: each is read again; the untouched one is not.
+  await drive.renameData('b', 'd/a', Buffer.from('meta:d/a v2'), { srcDataPath: null, dataDir: null });
+  await drive.deleteObject('b', 'd/b');
+  await drive.renameData('b', 'd/nope', Buffer.from('meta:d/nope'), { srcDataPath: null, dataDir: null });
+  const after = await drive.readChildren('b', 'd/', names, true, stamps);
+  assert.deepEqual(after.map((c) => [c.same ?? false, c.meta?.toString() ?? null]), [
+    [false, 'meta:d/a v2'], [false, null], [true, null], [false, 'meta:d/nope'],
+  ]);
+  const now = after.map((c, i) => c.stamp ?? stamps[i]!);
+  await drive.renameData('b', 'd/c/deeper', Buffer.from('m'), { srcDataPath: null, dataDir: null });
+  const deeper = await drive.readChildren('b', 'd/', ['c'], true, [now[2]!]);
+  assert.deepEqual(deeper.map((c) => [c.same ?? false, c.meta?.toString(), c.children]), [[false, 'meta:d/c', true]]);
+  // Without metadata there are no stamps; malformed stamps are refused.
+  assert.ok((await drive.readChildren('b', 'd/', names, false, stamps)).every((c) => c.stamp === undefined && c.same === undefined));
+  await assert.rejects(drive.readChildren('b', 'd/', names, true, ['x']), InvalidDrivePathError);
+  await assert.rejects(drive.readChildren('b', 'd/', ['a'], true, [7 as unknown as string]), InvalidDrivePathError);
+  // A key directory removed by hand: nothing it vouched for is answered as there.
+  const kept = (await drive.readChildren('b', 'd/', ['c'], true)).map((c) => c.stamp!);
+  await rm(join(root, 'b', '+d'), { recursive: true });
+  assert.deepEqual((await drive.readChildren('b', 'd/', ['c'], true, kept)).map((c) => [c.same ?? false, c.meta]), [[false, null]]);
+});
+
 test('scanDir: the names of listDir plus a stamp that vouches for them until the directory changes', async (t) => {
   const { drive } = await fresh(t);
   await drive.makeVolume('b', Buffer.alloc(0));

@@ -54,6 +54,9 @@ export class LocalDrive implements Drive {
       await this.#atomicWrite(join(this.#l.sys, FORMAT_FILE), data);
     } catch (err) {
       throw await this.#l.mapError(err, FORMAT_FILE);
+    } finally {
+      // A (re)formatted drive: nothing read from it before vouches for anything.
+      this.#l.changes.touchAll();
     }
   }
 
@@ -117,6 +120,8 @@ export class LocalDrive implements Drive {
       await this.#atomicWrite(join(dir, VOLUME_META_FILE), meta);
     } catch (err) {
       throw await this.#l.mapError(err, volume);
+    } finally {
+      this.#l.changes.touchAll();
     }
   }
 
@@ -177,6 +182,8 @@ export class LocalDrive implements Drive {
       const mapped = await this.#l.mapError(err, volume);
       if (mapped instanceof FileNotFoundError) throw new VolumeNotFoundError(this.endpoint, volume);
       throw mapped;
+    } finally {
+      this.#l.changes.touchAll();
     }
     await rm(trash, { recursive: true, force: true });
   }
@@ -270,6 +277,9 @@ export class LocalDrive implements Drive {
     } catch (err) {
       if (err instanceof Error && !('errno' in err)) throw err;
       throw await this.#l.mapError(err, key);
+    } finally {
+      // Recorded once on disk (or failed half-way): listings read the key again (change-log.ts).
+      this.#l.changes.touch(volume, key);
     }
   }
 
@@ -367,6 +377,8 @@ export class LocalDrive implements Drive {
       await this.#pruneEmpty(dir, volDir);
     } catch (err) {
       throw await this.#l.mapError(err, key);
+    } finally {
+      this.#l.changes.touch(volume, key);
     }
   }
 
@@ -395,7 +407,7 @@ export class LocalDrive implements Drive {
     return scanDir(this.#l, volume, dirKey, knownStamp);
   }
 
-  readChildren(volume: string, dirKey: string, names: readonly string[], withMeta: boolean): Promise<ChildState[]> {
-    return readChildren(this.#l, volume, dirKey, names, withMeta);
+  readChildren(volume: string, dirKey: string, names: readonly string[], withMeta: boolean, known: readonly (string | null)[] | null = null): Promise<ChildState[]> {
+    return readChildren(this.#l, volume, dirKey, names, withMeta, known);
   }
 }

@@ -64,14 +64,30 @@ export async function scanDir(l: DriveLayout, volume: string, dirKey: string, kn
 }
 
 export async function readChildren(
-  l: DriveLayout, volume: string, dirKey: string, names: readonly string[], withMeta: boolean,
+  l: DriveLayout, volume: string, dirKey: string, names: readonly string[], withMeta: boolean, known: readonly (string | null)[] | null = null,
 ): Promise<ChildState[]> {
   const dir = l.keyDir(volume, dirKey);
   if (!Array.isArray(names) || names.length > MAX_CHILDREN_BATCH) throw new InvalidDrivePathError('invalid list of names');
-  const encoded = names.map((n) => {
+  for (const n of names) {
     if (typeof n !== 'string' || n.includes('/')) throw new InvalidDrivePathError(`invalid key segment: ${JSON.stringify(n)}`);
-    return encodeSegment(n).name;
+  }
+  // `known` comes over the RPC too: anything but one string-or-null per name is refused.
+  if (known !== null && known !== undefined
+    && (!Array.isArray(known) || known.length !== names.length || !known.every((k) => k === null || typeof k === 'string'))) {
+    throw new InvalidDrivePathError('invalid list of known stamps');
+  }
+  // Children this drive vouches are unchanged since the caller's stamp are answered `same` without being read
+  // (change-log.ts); the others are read, under a stamp taken before the read.
+  const stamp = withMeta ? l.changes.stamp() : null;
+  const read: number[] = [];
+  const same: boolean[] = names.map((n, i) => {
+    const k = withMeta ? known?.[i] ?? null : null;
+    if (k !== null && l.changes.unchanged(volume, dirKey + n, k)) return true;
+    read.push(i);
+    return false;
   });
+  const encoded = read.map((i) => encodeSegment(names[i]!).name);
+  // Run even with nothing to read: the job also checks that the directory is there (a wiped drive answers so).
   const a = await runIoJob({ op: 'children', dir, names: encoded, withMeta: withMeta === true }).catch((err: unknown) => {
     throw new FaultyDiskError(l.endpoint, `read of ${dirKey}: ${(err as Error).message}`, { cause: err });
   });
@@ -82,10 +98,17 @@ export async function readChildren(
     if (state === 'unformatted') throw new UnformattedDiskError(l.endpoint);
   }
   const data = Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength);
-  return names.map((_, i) => {
-    const s = a.status[i]!;
-    if (s === CHILD_ERROR) return { meta: null, children: false, error: `${a.errors[i] ?? 'error'} on ${dirKey}${names[i]}` };
-    const meta = s === CHILD_META ? data.subarray(a.offsets[i]!, a.offsets[i + 1]!) : null;
-    return { meta, children: a.children[i] === 1 };
+  const out: ChildState[] = names.map(() => ({ meta: null, children: false }));
+  read.forEach((i, r) => {
+    const s = a.status[r]!;
+    if (s === CHILD_ERROR) {
+      out[i] = { meta: null, children: false, error: `${a.errors[r] ?? 'error'} on ${dirKey}${names[i]}` };
+      return;
+    }
+    const meta = s === CHILD_META ? data.subarray(a.offsets[r]!, a.offsets[r + 1]!) : null;
+    out[i] = stamp === null ? { meta, children: a.children[r] === 1 } : { meta, children: a.children[r] === 1, stamp };
   });
+  // A directory gone since (wiped by hand) holds no children: what was vouched for is not there either.
+  if (!a.missing) same.forEach((isSame, i) => { if (isSame) out[i] = { meta: null, children: false, stamp: known![i]!, same: true }; });
+  return out;
 }

@@ -5,7 +5,7 @@ import {
 } from '../drive/index.js';
 import { onEach, readQuorum, writeQuorum } from '../erasure/index.js';
 import type { DriveResult } from '../erasure/index.js';
-import { decodeObjectRecord, isDeleteMarker, recordWriteId } from '../format/index.js';
+import { decodeObjectRecord, isDeleteMarker } from '../format/index.js';
 import type { ObjectMeta, ObjectRecord } from '../format/index.js';
 import type { NamespaceLocker, Unlock } from './locker.js';
 import type { ObjectInfo } from './object-layer.js';
@@ -66,20 +66,9 @@ export function recordM(record: ObjectRecord, setM: number): number {
   return obj === undefined ? setM : obj.erasure.m;
 }
 
-/** Keys of a listing batch read at full quorum at the same time (those the fast path could not settle). */
-const LIST_FALLBACK_PARALLEL = 16;
-
 /** Modification time of the record's newest version (its last change). */
 function recordTime(record: ObjectRecord): number {
   return record.versions[0]?.modTime ?? 0;
-}
-
-/** Answer of {@link ErasureSet.readListBatch}, by position in the batch. */
-export interface ListBatch {
-  /** The key's record at read quorum; null when it has no committed record. */
-  records: (ObjectRecord | null)[];
-  /** True when the key is also a directory holding deeper keys (or some drive could not tell). */
-  children: boolean[];
 }
 
 /** Dependencies of an {@link ErasureSet}. */
@@ -230,81 +219,6 @@ export class ErasureSet {
     for (const i of best.idx) perDrive[i] = (results[i] as { ok: true; value: ObjectRecord }).value;
     const incomplete = this.drives.some((d, i) => d.online && perDrive[i] === null);
     return { record: best.meta, perDrive, incomplete };
-  }
-
-  #spread = 0;
-
-  /**
-   * Listing fast path for a batch of child segments `names` of the key directory `dirKey`: one
-   * Drive.readChildren call per drive, on only K online drives (rotated per batch). Since a committed
-   * version is on at least write quorum (>= K, and K+1 when K == M) drives, K + write quorum > N: any K drives not
-   * under heal include a holder of every committed key. So K agreeing answers are the latest committed version, K
-   * "no record" answers mean no committed version, and deeper committed keys under a name show on one of the K.
-   * Any other key falls back to the full quorum read, as a single read would; without K + 1 drives fit for the
-   * fast path, every online drive is asked whether a name has deeper keys. `children[i]` is also true when a drive
-   * could not tell (the walk then reads that directory itself).
-   */
-  async readListBatch(bucket: string, dirKey: string, names: readonly string[]): Promise<ListBatch> {
-    // Drives being healed (fresh or back from an outage) may lack objects: they take no part in the fast path.
-    const online = this.drives.flatMap((d, i) => (d.online && !d.healing ? [i] : []));
-    const mask = this.drives.map(() => false);
-    const fast = online.length > this.readQuorum;
-    if (fast) {
-      const start = this.#spread++ % online.length;
-      for (let j = 0; j < this.readQuorum; j++) mask[online[(start + j) % online.length]!] = true;
-    }
-    const res = await this.each((d) => d.readChildren(bucket, dirKey, names, fast), fast ? mask : undefined);
-    const answered = res.filter((r) => r.ok).length;
-    const children = names.map((_, j) => answered < this.readQuorum
-      || res.some((r) => r.ok && (r.value[j]!.children || r.value[j]!.error !== undefined)));
-    const records: (ObjectRecord | null)[] = names.map(() => null);
-    const slow: number[] = [];
-    names.forEach((_, j) => {
-      if (!fast) {
-        slow.push(j);
-        return;
-      }
-      let first: ObjectRecord | undefined;
-      let absent = 0;
-      let agree = 0;
-      for (let i = 0; i < res.length; i++) {
-        if (!mask[i]) continue;
-        const r = res[i]!;
-        if (!r.ok || r.value[j]!.error !== undefined) break;
-        const meta = r.value[j]!.meta;
-        if (meta === null) {
-          absent++;
-          continue;
-        }
-        if (first === undefined) {
-          try {
-            first = decodeObjectRecord(meta);
-          } catch {
-            break;
-          }
-          agree++;
-          continue;
-        }
-        // The other answers only need to be the same write: their write id is read without a full decode.
-        if (recordWriteId(meta) !== first.writeId) break;
-        agree++;
-      }
-      if (absent === this.readQuorum) return;
-      if (first !== undefined && agree === this.readQuorum && recordK(first, this.k) <= agree) records[j] = first;
-      else slow.push(j);
-    });
-    let next = 0;
-    await Promise.all(Array.from({ length: Math.min(LIST_FALLBACK_PARALLEL, slow.length) }, async () => {
-      while (next < slow.length) {
-        const j = slow[next++]!;
-        try {
-          records[j] = (await this.readQuorumMeta(bucket, dirKey + names[j]!)).record;
-        } catch (err) {
-          if (!(err instanceof ObjectNotFoundError)) throw err;
-        }
-      }
-    }));
-    return { records, children };
   }
 
   /**

@@ -4,7 +4,8 @@ import type { ErasureSet } from './erasure-set.js';
 import { dirEntries, firstAfter } from './list-dir-cache.js';
 import type { DirEntry } from './list-dir-cache.js';
 import { toObjectInfo } from './erasure-set.js';
-import type { ListBatch } from './erasure-set.js';
+import { readListBatch } from './list-batch.js';
+import type { ListBatch } from './list-batch.js';
 import type { ListObjectsOptions, ListObjectsResult, ObjectInfo } from './object-layer.js';
 import { compareUtf8 } from './object-name.js';
 import { InsufficientReadQuorumError } from './storage-errors.js';
@@ -21,7 +22,7 @@ import { InsufficientReadQuorumError } from './storage-errors.js';
  * directory), sorted in UTF-8 order: this makes depth-first order equal to key order. Subtrees
  * entirely before startAfter or outside the prefix are skipped; with "/" as delimiter a
  * directory becomes a common prefix without being descended. Candidate objects are confirmed
- * by reading their metadata in batches of about a page (ErasureSet.readListBatch: one drive call per drive and
+ * by reading their metadata in batches of about a page (list-batch.ts readListBatch: one drive call per drive and
  * batch, which also supplies size/ETag and whether a name has deeper keys). Sets are then merged.
  */
 
@@ -54,7 +55,7 @@ const MAX_BATCH = 1_001;
 /**
  * Walks the entries of one set under `dirKey` in key order: objects with their record, "/" common prefixes, and
  * deeper directories descended into. Entries are visited in batches of about `batch` names, each confirmed with
- * one ErasureSet.readListBatch (one drive call per drive).
+ * one readListBatch (one drive call per drive; unchanged keys answered from list-record-cache.ts).
  */
 async function* walk(
   set: ErasureSet, bucket: string, dirKey: string, prefix: string, startAfter: string, slash: boolean, batch: number,
@@ -89,7 +90,7 @@ async function* walk(
     // Sub-batches all in flight: the drives read the next ones while the first are decoded and consumed.
     const reads: Promise<ListBatch>[] = [];
     for (let i = 0; i < names.length; i += SUB_BATCH) {
-      const p = set.readListBatch(bucket, dirKey, names.slice(i, i + SUB_BATCH));
+      const p = readListBatch(set, bucket, dirKey, names.slice(i, i + SUB_BATCH));
       p.catch(() => undefined);
       reads.push(p);
     }

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+
+/**
+ * Which keys of a drive this process changed lately, so that a listing can tell that a key it read before is
+ * unchanged without reading it again (Drive.readChildren's stamps; issue 9: LIST of 10,000 keys).
+ *
+ * Every change to a key's state on a local drive goes through LocalDrive (renameData, deleteObject), whether it
+ * comes from this node or, in a cluster, from another node through the storage RPC: the drive's owner sees them all.
+ * A change is recorded once it is on disk, under the next number of a per-drive sequence; a read takes the sequence
+ * number BEFORE it reads, and its answer stays valid while no change to the key is recorded after that number. A
+ * change that lands while the read runs is recorded after it, so it invalidates the answer too.
+ *
+ * What this cannot see — files changed by hand under a running server — is bounded in time: a stamp older than
+ * {@link STAMP_MAX_AGE_MS} is never honoured, so a listing shows such a change at the latest that much later
+ * (GET and the scanner read the files themselves every time).
+ */
+
+/** Longest time a stamp vouches for a key (see above). */
+export const STAMP_MAX_AGE_MS = 60_000;
+/** Changes remembered per drive; older ones raise the floor below which no stamp is honoured. */
+const MAX_CHANGES = 100_000;
+
+export class ChangeLog {
+  /** Distinguishes this process's numbers from any earlier process's (stamps travel over the RPC). */
+  readonly #epoch = randomBytes(6).toString('hex');
+  #seq = 0;
+  /** Every change numbered at or below this may be forgotten: stamps taken before it are not honoured. */
+  #floor = 0;
+  readonly #changed = new Map<string, number>();
+  #lastStamp = '';
+  #lastParsed: { seq: number; at: number } | null = null;
+
+  /** A stamp for reads starting now. */
+  stamp(): string {
+    return `${this.#epoch}:${this.#seq}:${Date.now()}`;
+  }
+
+  /** Records a change of `key` in `volume` (and of its ancestors: their deeper keys changed). Call once on disk. */
+  touch(volume: string, key: string): void {
+    const n = ++this.#seq;
+    let at = key.length;
+    for (;;) {
+      const id = `${volume}/${key.slice(0, at)}`;
+      this.#changed.delete(id);
+      this.#changed.set(id, n);
+      at = key.lastIndexOf('/', at - 1);
+      if (at <= 0) break;
+    }
+    for (const [id, seq] of this.#changed) {
+      if (this.#changed.size <= MAX_CHANGES) break;
+      this.#changed.delete(id);
+      this.#floor = seq;
+    }
+  }
+
+  /** Records a change of everything on the drive (a volume made or removed, a new format). */
+  touchAll(): void {
+    this.#floor = ++this.#seq;
+    this.#changed.clear();
+  }
+
+  /** True when `stamp` (from {@link stamp}) still vouches for `key` in `volume`. */
+  unchanged(volume: string, key: string, stamp: string): boolean {
+    const s = this.#parse(stamp);
+    if (s === null || s.seq < this.#floor || Date.now() - s.at > STAMP_MAX_AGE_MS) return false;
+    return (this.#changed.get(`${volume}/${key}`) ?? 0) <= s.seq;
+  }
+
+  #parse(stamp: string): { seq: number; at: number } | null {
+    // The stamps of one batch are mostly the same string: parse it once.
+    if (stamp === this.#lastStamp) return this.#lastParsed;
+    const [epoch, seq, at] = stamp.split(':');
+    const parsed = epoch === this.#epoch && seq !== undefined && at !== undefined ? { seq: Number(seq), at: Number(at) } : null;
+    this.#lastStamp = stamp;
+    this.#lastParsed = parsed !== null && Number.isSafeInteger(parsed.seq) && Number.isFinite(parsed.at) ? parsed : null;
+    return this.#lastParsed;
+  }
+}
+
+const logs = new Map<string, ChangeLog>();
+
+/** The change log of the drive at `root`, one per drive in the process (shared by every LocalDrive on it). */
+export function changeLogFor(root: string): ChangeLog {
+  const key = resolve(root);
+  let log = logs.get(key);
+  if (log === undefined) logs.set(key, (log = new ChangeLog()));
+  return log;
+}

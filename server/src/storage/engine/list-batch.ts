@@ -1,0 +1,174 @@
+import type { ChildState } from '../drive/index.js';
+import type { DriveResult } from '../erasure/index.js';
+import { decodeObjectRecord, recordWriteId } from '../format/index.js';
+import type { ObjectRecord } from '../format/index.js';
+import { recordK } from './erasure-set.js';
+import type { ErasureSet } from './erasure-set.js';
+import { listRecordCache, withoutInlineData } from './list-record-cache.js';
+import type { CachedKey, DriveAnswer, ListRecordCache } from './list-record-cache.js';
+import { ObjectNotFoundError } from './storage-errors.js';
+
+/** Answer of {@link readListBatch}, by position in the batch. */
+export interface ListBatch {
+  /** The key's record at read quorum; null when it has no committed record. */
+  records: (ObjectRecord | null)[];
+  /** True when the key is also a directory holding deeper keys (or some drive could not tell). */
+  children: boolean[];
+}
+
+/** Keys of a listing batch read at full quorum at the same time (those the fast path could not settle). */
+const LIST_FALLBACK_PARALLEL = 16;
+
+/**
+ * The first of the K drives a batch asks, from its first name: batches spread over the drives as before, and the
+ * same batch of a later listing asks the same drives, whose stamps the cache holds (list-record-cache.ts).
+ */
+function firstDrive(dirKey: string, names: readonly string[], online: number): number {
+  const s = names[0] ?? dirKey;
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return (h >>> 0) % online;
+}
+
+/** One asked drive's answer for one key, with a `same` answer resolved from the cache. */
+interface Seen {
+  meta: Buffer | null;
+  /** Write id when known without decoding (a `same` answer); undefined when `meta` must be looked at. */
+  writeId: string | null | undefined;
+  children: boolean;
+}
+
+function seen(c: ChildState, cached: DriveAnswer | undefined, knownStamp: string | null): Seen | undefined {
+  if (c.error !== undefined) return undefined;
+  if (c.same !== true) return { meta: c.meta, writeId: c.meta === null ? null : undefined, children: c.children };
+  // `same` vouches for the answer that came with the stamp we passed; the entry may have moved on since.
+  if (cached === undefined || cached.stamp !== knownStamp) return undefined;
+  return { meta: null, writeId: cached.writeId, children: cached.children };
+}
+
+/**
+ * Listing fast path for a batch of child segments `names` of the key directory `dirKey`: one
+ * Drive.readChildren call per drive, on only K online drives (chosen per batch). Since a committed
+ * version is on at least write quorum (>= K, and K+1 when K == M) drives, K + write quorum > N: any K drives not
+ * under heal include a holder of every committed key. So K agreeing answers are the latest committed version, K
+ * "no record" answers mean no committed version, and deeper committed keys under a name show on one of the K.
+ * Any other key falls back to the full quorum read, as a single read would; without K + 1 drives fit for the
+ * fast path, every online drive is asked whether a name has deeper keys. `children[i]` is also true when a drive
+ * could not tell (the walk then reads that directory itself).
+ * Answers given with a stamp are kept in `cache`, and a key unchanged on a drive since is answered from it.
+ */
+export async function readListBatch(
+  set: ErasureSet, bucket: string, dirKey: string, names: readonly string[], cache: ListRecordCache = listRecordCache,
+): Promise<ListBatch> {
+  // Drives being healed (fresh or back from an outage) may lack objects: they take no part in the fast path.
+  const online = set.drives.flatMap((d, i) => (d.online && !d.healing ? [i] : []));
+  const q = set.readQuorum;
+  const mask = set.drives.map(() => false);
+  const fast = online.length > q;
+  if (fast) {
+    const start = firstDrive(dirKey, names, online.length);
+    for (let j = 0; j < q; j++) mask[online[(start + j) % online.length]!] = true;
+  }
+  const ids = fast ? names.map((n) => cache.id(set, bucket, dirKey + n)) : [];
+  const entries: (CachedKey | undefined)[] = ids.map((id) => cache.get(id));
+  const known = set.drives.map((_, i) => (fast ? entries.map((e) => e?.answers[i]?.stamp ?? null) : null));
+  const res = await set.each((d, i) => d.readChildren(bucket, dirKey, names, fast, known[i]), fast ? mask : undefined);
+  const answered = res.filter((r) => r.ok).length;
+  const records: (ObjectRecord | null)[] = names.map(() => null);
+  const children: boolean[] = names.map(() => answered < q);
+  const slow: number[] = [];
+  names.forEach((_, j) => {
+    const views: (Seen | undefined)[] = res.map((r, i) => (r.ok ? seen(r.value[j]!, entries[j]?.answers[i], known[i]?.[j] ?? null) : undefined));
+    if (res.some((r, i) => r.ok && views[i]?.children !== false)) children[j] = true;
+    if (!fast) {
+      slow.push(j);
+      return;
+    }
+    const entry = entries[j];
+    let first: ObjectRecord | undefined;
+    let absent = 0;
+    let agree = 0;
+    const writeIds: (string | null)[] = [];
+    for (let i = 0; i < res.length; i++) {
+      if (!mask[i]) continue;
+      const v = views[i];
+      if (v === undefined) break;
+      if (v.writeId === null) {
+        absent++;
+        writeIds[i] = null;
+        continue;
+      }
+      if (first === undefined) {
+        if (v.meta === null) {
+          // A `same` answer: the record decoded last time, if it is that write.
+          const cachedRecord = entry?.record ?? null;
+          if (cachedRecord === null || cachedRecord.writeId !== v.writeId) break;
+          first = cachedRecord;
+        } else {
+          try {
+            first = decodeObjectRecord(v.meta);
+          } catch {
+            break;
+          }
+        }
+        writeIds[i] = first.writeId;
+        agree++;
+        continue;
+      }
+      // The other answers only need to be the same write: their write id is read without a full decode.
+      const id = v.writeId ?? recordWriteId(v.meta!);
+      if (id !== first.writeId) break;
+      writeIds[i] = id;
+      agree++;
+    }
+    if (absent === q) {
+      records[j] = null;
+    } else if (first !== undefined && agree === q && recordK(first, set.k) <= agree) {
+      records[j] = first;
+    } else {
+      slow.push(j);
+      cache.delete(ids[j]!);
+      return;
+    }
+    remember(cache, ids[j]!, entry, res, j, writeIds, records[j]!);
+  });
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(LIST_FALLBACK_PARALLEL, slow.length) }, async () => {
+    while (next < slow.length) {
+      const j = slow[next++]!;
+      try {
+        records[j] = (await set.readQuorumMeta(bucket, dirKey + names[j]!)).record;
+      } catch (err) {
+        if (!(err instanceof ObjectNotFoundError)) throw err;
+      }
+    }
+  }));
+  return { records, children };
+}
+
+/** Keeps the stamped answers of key `j` that the fast path settled (`record`: the agreed record or null). */
+function remember(
+  cache: ListRecordCache, id: string, entry: CachedKey | undefined, res: readonly DriveResult<ChildState[]>[], j: number,
+  writeIds: readonly (string | null)[], record: ObjectRecord | null,
+): void {
+  const answers = entry?.answers.slice() ?? [];
+  let stamped = false;
+  res.forEach((r, i) => {
+    if (!r.ok || !(i in writeIds)) return;
+    const c = r.value[j]!;
+    if (c.same === true) {
+      stamped = true;
+      return;
+    }
+    if (typeof c.stamp !== 'string') {
+      answers[i] = undefined;
+      return;
+    }
+    answers[i] = { stamp: c.stamp, writeId: writeIds[i]!, children: c.children };
+    stamped = true;
+  });
+  if (!stamped) return;
+  let kept: ObjectRecord | null = null;
+  if (record !== null) kept = entry?.record?.writeId === record.writeId ? entry.record : withoutInlineData(record);
+  cache.set(id, { answers, record: kept });
+}
