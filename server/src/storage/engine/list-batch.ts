@@ -19,10 +19,7 @@ export interface ListBatch {
 /** Keys of a listing batch read at full quorum at the same time (those the fast path could not settle). */
 const LIST_FALLBACK_PARALLEL = 16;
 
-/**
- * The first of the K drives a batch asks, from its first name: batches spread over the drives as before, and the
- * same batch of a later listing asks the same drives, whose stamps the cache holds (list-record-cache.ts).
- */
+/** Where the rotation of drives asked starts for a batch, from its first name: batches spread over the drives. */
 function firstDrive(dirKey: string, names: readonly string[], online: number): number {
   const s = names[0] ?? dirKey;
   let h = 2166136261;
@@ -65,12 +62,17 @@ export async function readListBatch(
   const q = set.readQuorum;
   const mask = set.drives.map(() => false);
   const fast = online.length > q;
-  if (fast) {
-    const start = firstDrive(dirKey, names, online.length);
-    for (let j = 0; j < q; j++) mask[online[(start + j) % online.length]!] = true;
-  }
   const ids = fast ? names.map((n) => cache.id(set, bucket, dirKey + n)) : [];
   const entries: (CachedKey | undefined)[] = ids.map((id) => cache.get(id));
+  if (fast) {
+    // The drives holding stamps for most of the batch (a listing after a change has its batches cut elsewhere),
+    // else a rotation from the batch's first name.
+    const start = firstDrive(dirKey, names, online.length);
+    const order = online.map((_, j) => online[(start + j) % online.length]!);
+    const held = set.drives.map((_, i) => entries.reduce((n, e) => n + (e?.answers[i] === undefined ? 0 : 1), 0));
+    order.sort((a, b) => held[b]! - held[a]!);
+    for (let j = 0; j < q; j++) mask[order[j]!] = true;
+  }
   const known = set.drives.map((_, i) => (fast ? entries.map((e) => e?.answers[i]?.stamp ?? null) : null));
   const res = await set.each((d, i) => d.readChildren(bucket, dirKey, names, fast, known[i]), fast ? mask : undefined);
   const answered = res.filter((r) => r.ok).length;
