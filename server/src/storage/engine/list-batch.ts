@@ -153,6 +153,8 @@ function remember(
   cache: ListRecordCache, id: string, entry: CachedKey | undefined, res: readonly DriveResult<ChildState[]>[], j: number,
   writeIds: readonly (string | null)[], record: ObjectRecord | null,
 ): void {
+  // Every asked drive vouched for what the entry holds: it stays as it is (no allocation per key and listing).
+  if (entry !== undefined && res.every((r, i) => !r.ok || !(i in writeIds) || r.value[j]!.same === true)) return;
   const answers = entry?.answers.slice() ?? [];
   let stamped = false;
   res.forEach((r, i) => {
