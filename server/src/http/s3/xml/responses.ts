@@ -1,4 +1,4 @@
-import { escapeXml, xmlDocument, type XmlObject } from '../../shared/index.js';
+import { RawXml, escapeXml, xmlDocument, type XmlObject } from '../../shared/index.js';
 import { checksumElements, type ChecksumValues } from '../headers/checksum-headers.js';
 
 /**
@@ -48,16 +48,22 @@ export function encodeLocation(region: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?><LocationConstraint xmlns="${S3_XMLNS}">${value}</LocationConstraint>`;
 }
 
-function contents(objects: readonly ListedObjectView[], enc: (s: string) => string, withOwner: OwnerView | undefined): XmlObject[] {
-  return objects.map((obj) => ({
-    Key: enc(obj.key),
-    LastModified: obj.lastModified,
-    ETag: quoteEtag(obj.etag),
-    ChecksumAlgorithm: obj.checksumAlgorithm,
-    Size: obj.size,
-    StorageClass: 'STANDARD',
-    Owner: withOwner === undefined ? undefined : owner(withOwner),
-  }));
+/**
+ * The Contents elements of a listing page, written straight to one string: a page holds up to 1,000 of them, and
+ * an object per entry walked by the generic writer was ~8 % of a warm LIST's CPU. The same elements, in the same
+ * order, as the generic writer makes of {Key, LastModified, ETag, ChecksumAlgorithm, Size, StorageClass, Owner}
+ * (the ETag's quotes written escaped: escaping the quoted string took the slow replace path for every entry).
+ */
+function contents(objects: readonly ListedObjectView[], enc: (s: string) => string, withOwner: OwnerView | undefined): RawXml {
+  const ownerXml = withOwner === undefined ? ''
+    : `<Owner><ID>${escapeXml(withOwner.id)}</ID><DisplayName>${escapeXml(withOwner.displayName)}</DisplayName></Owner>`;
+  let out = '';
+  for (const obj of objects) {
+    const sum = obj.checksumAlgorithm === undefined ? '' : `<ChecksumAlgorithm>${escapeXml(obj.checksumAlgorithm)}</ChecksumAlgorithm>`;
+    out += `<Contents><Key>${escapeXml(enc(obj.key))}</Key><LastModified>${obj.lastModified.toISOString()}</LastModified>`
+      + `<ETag>&quot;${escapeXml(obj.etag)}&quot;</ETag>${sum}<Size>${obj.size}</Size><StorageClass>STANDARD</StorageClass>${ownerXml}</Contents>`;
+  }
+  return new RawXml(out);
 }
 
 /** Shared inputs of both ListObjects versions; `encode` is identity or the `encoding-type=url` encoder. */
