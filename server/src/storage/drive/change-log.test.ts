@@ -6,45 +6,48 @@ test('a stamp vouches for a key until the key, or a key below it, changes after 
   const log = new ChangeLog();
   log.touch('b', 'a/b/c');
   const s = log.stamp();
-  for (const k of ['a', 'a/b', 'a/b/c', 'x']) assert.equal(log.unchanged('b', k, s), true, k);
+  for (const k of ['a', 'a/b', 'a/b/c', 'x']) assert.equal(log.unchanged('b', '', k, s), true, k);
   log.touch('b', 'a/b/c/d');
   // The key and its ancestors (their deeper keys changed); a sibling or another volume are untouched.
-  for (const k of ['a', 'a/b', 'a/b/c', 'a/b/c/d']) assert.equal(log.unchanged('b', k, s), false, k);
-  assert.equal(log.unchanged('b', 'x', s), true);
-  assert.equal(log.unchanged('other', 'a', s), true);
+  for (const k of ['a', 'a/b', 'a/b/c', 'a/b/c/d']) assert.equal(log.unchanged('b', '', k, s), false, k);
+  assert.equal(log.unchanged('b', '', 'x', s), true);
+  assert.equal(log.unchanged('other', '', 'a', s), true);
+  // As the listing asks: a child `name` of the key directory `dirKey`.
+  assert.equal(log.unchanged('b', 'a/b/', 'c', s), false);
+  assert.equal(log.unchanged('b', 'a/', 'x', s), true);
   // A stamp taken after the change vouches again.
-  assert.equal(log.unchanged('b', 'a/b', log.stamp()), true);
+  assert.equal(log.unchanged('b', '', 'a/b', log.stamp()), true);
 });
 
 test('a change recorded while a read runs invalidates the stamp the read took before it', () => {
   const log = new ChangeLog();
   const beforeRead = log.stamp();
   log.touch('b', 'k'); // lands on disk during the read, recorded after it
-  assert.equal(log.unchanged('b', 'k', beforeRead), false);
+  assert.equal(log.unchanged('b', '', 'k', beforeRead), false);
 });
 
 test('touchAll, foreign and malformed stamps, and stamps past their age vouch for nothing', (t) => {
   const log = new ChangeLog();
   const s = log.stamp();
   log.touchAll();
-  assert.equal(log.unchanged('b', 'k', s), false);
+  assert.equal(log.unchanged('b', '', 'k', s), false);
   const fresh = log.stamp();
-  assert.equal(log.unchanged('b', 'k', fresh), true);
-  assert.equal(log.unchanged('b', 'k', new ChangeLog().stamp()), false, 'another process or drive');
-  for (const bad of ['', 'x', 'a:b:c', fresh.replace(/:\d+:/, ':x:')]) assert.equal(log.unchanged('b', 'k', bad), false, bad);
+  assert.equal(log.unchanged('b', '', 'k', fresh), true);
+  assert.equal(log.unchanged('b', '', 'k', new ChangeLog().stamp()), false, 'another process or drive');
+  for (const bad of ['', 'x', 'a:b:c', fresh.replace(/:\d+:/, ':x:')]) assert.equal(log.unchanged('b', '', 'k', bad), false, bad);
   t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
   const aged = log.stamp();
   t.mock.timers.tick(STAMP_MAX_AGE_MS + 1);
-  assert.equal(log.unchanged('b', 'k', aged), false);
+  assert.equal(log.unchanged('b', '', 'k', aged), false);
 });
 
 test('forgotten changes raise the floor: older stamps are refused, newer ones still work', () => {
   const log = new ChangeLog();
   const old = log.stamp();
   for (let i = 0; i <= MAX_CHANGES; i++) log.touch('b', `k${i}`);
-  assert.equal(log.unchanged('b', 'k0', old), false, 'k0 was forgotten: its change must not read as none');
-  assert.equal(log.unchanged('b', 'never', old), false);
-  assert.equal(log.unchanged('b', 'never', log.stamp()), true);
+  assert.equal(log.unchanged('b', '', 'k0', old), false, 'k0 was forgotten: its change must not read as none');
+  assert.equal(log.unchanged('b', '', 'never', old), false);
+  assert.equal(log.unchanged('b', '', 'never', log.stamp()), true);
 });
 
 test('one log per drive root in the process, whatever the path spelling', () => {

@@ -64,11 +64,11 @@ export class ChangeLog {
     this.#changed.clear();
   }
 
-  /** True when `stamp` (from {@link stamp}) still vouches for `key` in `volume`. */
-  unchanged(volume: string, key: string, stamp: string): boolean {
+  /** True when `stamp` (from {@link stamp}) still vouches for key `dirKey + name` in `volume`. */
+  unchanged(volume: string, dirKey: string, name: string, stamp: string): boolean {
     const s = this.#parse(stamp);
     if (s === null || s.seq < this.#floor || Date.now() - s.at > STAMP_MAX_AGE_MS) return false;
-    return (this.#changed.get(`${volume}/${key}`) ?? 0) <= s.seq;
+    return (this.#changed.get(`${volume}/${dirKey}${name}`) ?? 0) <= s.seq;
   }
 
   #parse(stamp: string): { seq: number; at: number } | null {

@@ -82,7 +82,7 @@ export async function readChildren(
   const read: number[] = [];
   const same: boolean[] = names.map((n, i) => {
     const k = withMeta ? known?.[i] ?? null : null;
-    if (k !== null && l.changes.unchanged(volume, dirKey + n, k)) return true;
+    if (k !== null && l.changes.unchanged(volume, dirKey, n, k)) return true;
     read.push(i);
     return false;
   });

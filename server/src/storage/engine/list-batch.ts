@@ -80,20 +80,28 @@ export async function readListBatch(
   const children: boolean[] = names.map(() => answered < q);
   const slow: number[] = [];
   names.forEach((_, j) => {
-    const views: (Seen | undefined)[] = res.map((r, i) => (r.ok ? seen(r.value[j]!, entries[j]?.answers[i], known[i]?.[j] ?? null) : undefined));
-    if (res.some((r, i) => r.ok && views[i]?.children !== false)) children[j] = true;
+    const entry = entries[j];
+    for (let i = 0; i < res.length && !children[j]; i++) {
+      const r = res[i]!;
+      if (!r.ok) continue;
+      const c = r.value[j]!;
+      // A drive that could not tell (an error, or `same` for an answer no longer held) counts as "has deeper keys".
+      if (c.error !== undefined || (c.same === true ? seen(c, entry?.answers[i], known[i]?.[j] ?? null)?.children !== false : c.children)) {
+        children[j] = true;
+      }
+    }
     if (!fast) {
       slow.push(j);
       return;
     }
-    const entry = entries[j];
     let first: ObjectRecord | undefined;
     let absent = 0;
     let agree = 0;
     const writeIds: (string | null)[] = [];
     for (let i = 0; i < res.length; i++) {
       if (!mask[i]) continue;
-      const v = views[i];
+      const r = res[i]!;
+      const v = r.ok ? seen(r.value[j]!, entry?.answers[i], known[i]?.[j] ?? null) : undefined;
       if (v === undefined) break;
       if (v.writeId === null) {
         absent++;
