@@ -1,6 +1,6 @@
-import { changeLogFor, type ChangeLog } from './change-log.js';
 import { access, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { changeLogFor, type ChangeLog } from './change-log.js';
 import { ServerError } from '../../common/index.js';
 import {
   DiskFullError, DiskNotFoundError, FaultyDiskError, FileNotFoundError, InvalidDrivePathError, UnformattedDiskError,

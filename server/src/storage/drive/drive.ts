@@ -154,7 +154,7 @@ export interface Drive {
    * For each child segment `names[i]` of `dirKey`, in one call: its metadata record when `withMeta` (null when it
    * has none) and whether it has deeper segments. The listing's batched read: one round trip per batch of keys.
    * `known[i]`, a stamp of an earlier answer for `names[i]` (or null), lets the drive answer `same` for a child that
-   * has not changed since, with one stat instead of reading its metadata again.
+   * has not changed since, without reading its metadata again.
    */
   readChildren(volume: string, dirKey: string, names: readonly string[], withMeta: boolean, known?: readonly (string | null)[] | null): Promise<ChildState[]>;
 }

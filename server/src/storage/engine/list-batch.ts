@@ -5,6 +5,7 @@ import type { ObjectRecord } from '../format/index.js';
 import { recordK } from './erasure-set.js';
 import type { ErasureSet } from './erasure-set.js';
 import { listRecordCache, withoutInlineData } from './list-record-cache.js';
+import { hash32 } from './object-name.js';
 import type { CachedKey, DriveAnswer, ListRecordCache } from './list-record-cache.js';
 import { ObjectNotFoundError } from './storage-errors.js';
 
@@ -21,10 +22,7 @@ const LIST_FALLBACK_PARALLEL = 16;
 
 /** Where the rotation of drives asked starts for a batch, from its first name: batches spread over the drives. */
 function firstDrive(dirKey: string, names: readonly string[], online: number): number {
-  const s = names[0] ?? dirKey;
-  let h = 2166136261;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  return (h >>> 0) % online;
+  return hash32(names[0] ?? dirKey) % online;
 }
 
 /** One asked drive's answer for one key, with a `same` answer resolved from the cache. */

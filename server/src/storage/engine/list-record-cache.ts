@@ -3,17 +3,17 @@ import type { ObjectRecord } from '../format/index.js';
 
 /**
  * The records a listing read, kept so that the next listing of the same keys does not read and decode them again
- * (issue 9: LIST of 10,000 keys). Nothing here is trusted on age: every use is confirmed by the drives.
+ * (issue 9: LIST of 10,000 keys). Every use is confirmed by the drives.
  *
- * Each drive's answer for a key is kept with the stamp the drive gave it (Drive.readChildren: the key directory's
- * and its metadata file's inode, times, link count and size, only once they settled). The next listing passes the
- * stamps back; a drive whose key still has that stamp answers `same` with one stat instead of opening, reading and
- * sending the metadata, and the record decoded last time is used. Any change to the key on that drive — by this
- * node or, in a cluster, by any node through the drive's owner, or by hand on the disk — changes the stamp, and the
- * drive sends the metadata again.
+ * Each drive's answer for a key is kept with the stamp the drive gave it (Drive.readChildren; for a local drive,
+ * its change log's position taken before the read: drive/change-log.ts). The next listing passes the stamps back; a
+ * drive that recorded no write to the key since answers `same` without opening, reading or sending the metadata,
+ * and the record decoded last time is used. A write to the key on that drive — by this node or, in a cluster, by
+ * any node through the drive's owner — makes the drive send the metadata again; a change made by hand under a
+ * running server is seen once the stamp has aged out (STAMP_MAX_AGE_MS).
  *
- * Memory is bounded: at most {@link MAX_ENTRIES} keys over all sets (least recently used dropped first, approximately), records
- * kept without inline data. This is a cache of what was listed recently, not the object index (which never lives
+ * Memory is bounded: at most {@link MAX_ENTRIES} keys over all sets (about the least recently used dropped first),
+ * records kept without inline data. This is a cache of what was listed recently, not the object index (which never lives
  * on the heap: the drives are the index).
  */
 

@@ -36,3 +36,13 @@ export function compareUtf8(a: string, b: string): number {
   }
   return a.length - b.length;
 }
+
+/** 32-bit FNV-1a of a string's UTF-16 code units: a cheap, stable spread of keys (scanner cycles, listing drives). */
+export function hash32(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}

@@ -3,6 +3,7 @@ import type { ErasureSet, QuorumRecord, StorageLogger } from './erasure-set.js';
 import type { HealOutcome, HealQueue } from './heal-queue.js';
 import { candidateKeys, setBuckets, shardsMissing } from './scan-checks.js';
 import { InvalidStorageConfigError, ObjectNotFoundError } from './storage-errors.js';
+import { hash32 } from './object-name.js';
 
 /**
  * Background scanner (REFERENCE.md fact 7b): walks every bucket of every erasure set in cycles and
@@ -106,16 +107,6 @@ export function ownsSet(set: ErasureSet): boolean {
 const MAX_BACKLOG = 100;
 /** Keys walked past without a check between two pauses. */
 const WALK_PAUSE_EVERY = 32;
-
-/** 32-bit FNV-1a of a string's UTF-16 code units: a cheap, stable spread of keys over cycles. */
-function hash32(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
-}
 
 /** True when `bucket/key` is checked in cycle `cycle`. */
 export function sampledIn(bucket: string, key: string, cycle: number, sampleEvery: number): boolean {
