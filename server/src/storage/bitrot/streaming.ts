@@ -14,7 +14,7 @@ export interface ChunkSink {
 
 /** Where bytes come from (a drive's ShardReader satisfies this). */
 export interface ChunkSource {
-  read(offset: number, length: number): Promise<Buffer>;
+  read(offset: number, length: number, pooled?: boolean): Promise<Buffer>;
 }
 
 /** Prepends the hash to every chunk; writes hash and chunk in one vectored write, without copying. */
@@ -43,16 +43,19 @@ export class BitrotReader {
   readonly #hasher: BitrotHasher;
   readonly #shardSize: number;
   readonly #where: string;
+  readonly #pooled: boolean;
 
-  constructor(source: ChunkSource, hasher: BitrotHasher, shardSize: number, where: string) {
+  /** `pooled`: chunks may be views of lent buffers (ShardReader.read); for readers whose consumer recycles them. */
+  constructor(source: ChunkSource, hasher: BitrotHasher, shardSize: number, where: string, pooled = false) {
     this.#source = source;
     this.#hasher = hasher;
     this.#shardSize = shardSize;
     this.#where = where;
+    this.#pooled = pooled;
   }
 
   async readChunk(index: number, chunkLength: number): Promise<Buffer> {
-    const framed = await this.#source.read(index * (BITROT_HASH_SIZE + this.#shardSize), BITROT_HASH_SIZE + chunkLength);
+    const framed = await this.#source.read(index * (BITROT_HASH_SIZE + this.#shardSize), BITROT_HASH_SIZE + chunkLength, this.#pooled);
     return verifyFramedChunk(this.#hasher, framed, `${this.#where} chunk ${index}`);
   }
 }

@@ -28,8 +28,12 @@ export interface ShardWriter {
 
 /** Positional reader of one committed shard file. */
 export interface ShardReader {
-  /** Reads exactly `length` bytes at `offset`; a short file is a FileNotFoundError-free FaultyDiskError. */
-  read(offset: number, length: number): Promise<Buffer>;
+  /**
+   * Reads exactly `length` bytes at `offset`; a short file is a FileNotFoundError-free FaultyDiskError. With
+   * `pooled`, the buffer may be lent by the read-buffer pool (read-buffer-pool.ts): a holder that knows its bytes are
+   * no longer referenced may hand it back; anyone else just drops it.
+   */
+  read(offset: number, length: number, pooled?: boolean): Promise<Buffer>;
   close(): Promise<void>;
 }
 

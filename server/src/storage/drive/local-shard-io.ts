@@ -1,6 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import type { ShardReader, ShardWriter } from './drive.js';
 import { FileCorruptError } from './drive-errors.js';
+import { readBuffers } from './read-buffer-pool.js';
 
 /** Local shard file I/O: vectored appends with fdatasync on close; positional verified-length reads. */
 
@@ -89,8 +90,8 @@ export class LocalShardReader implements ShardReader {
     this.#key = key;
   }
 
-  async read(offset: number, length: number): Promise<Buffer> {
-    const buf = Buffer.allocUnsafe(length);
+  async read(offset: number, length: number, pooled = false): Promise<Buffer> {
+    const buf = pooled ? readBuffers.take(length) : Buffer.allocUnsafe(length);
     let done = 0;
     while (done < length) {
       const { bytesRead } = await this.#fh.read(buf, done, length - done, offset + done);

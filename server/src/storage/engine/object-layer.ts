@@ -156,7 +156,23 @@ export interface CompleteMultipartOptions {
 export interface OpenObject {
   info: ObjectInfo;
   /** Streams the whole object or `range`; reconstructs missing/corrupt shards and queues a heal. */
-  read(range?: ByteRange): Readable;
+  read(range?: ByteRange, opts?: ReadOptions): Readable;
+}
+
+/** The writable a read is piped into, as far as the read needs to see it (a ServerResponse is one). */
+export interface ReadSink {
+  /** Bytes written to it and not yet handed on (for a response: to the kernel). */
+  readonly writableLength: number;
+  once(event: 'finish', listener: () => void): unknown;
+}
+
+/** Options of {@link OpenObject.read}. */
+export interface ReadOptions {
+  /**
+   * The writable the stream is piped into with nothing in between: shard reads then reuse buffers, handed back as
+   * soon as `sink` holds none of their bytes (recycling-stream.ts). Any other consumer leaves this unset.
+   */
+  sink?: ReadSink;
 }
 
 export interface ListObjectsOptions {

@@ -7,7 +7,8 @@ import type { DecodeState, ShardProvider } from '../erasure/index.js';
 import type { ObjectMeta } from '../format/index.js';
 import type { ErasureSet, QuorumMeta } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
-import type { ByteRange, OpenObject } from './object-layer.js';
+import type { ByteRange, OpenObject, ReadOptions } from './object-layer.js';
+import { RecyclingReadable } from './recycling-stream.js';
 import { shardDrives } from './object-write.js';
 import { InsufficientReadQuorumError } from './storage-errors.js';
 import { selectVersion } from './versions.js';
@@ -28,8 +29,10 @@ class PartShards implements ShardProvider {
   readonly #stride: number;
   readonly #readers = new Map<number, Promise<BitrotReader>>();
   readonly #opened: Promise<ShardReader>[] = [];
+  readonly #pooled: boolean;
 
-  constructor(set: ErasureSet, bucket: string, q: QuorumMeta, part: number) {
+  constructor(set: ErasureSet, bucket: string, q: QuorumMeta, part: number, pooled: boolean) {
+    this.#pooled = pooled;
     this.#set = set;
     this.#bucket = bucket;
     this.#q = q;
@@ -46,7 +49,7 @@ class PartShards implements ShardProvider {
       const opened = slot.drive.openShardReader(this.#bucket, meta.key, meta.dataDir!, `part.${this.#part}`);
       opened.catch(() => undefined);
       this.#opened.push(opened);
-      r = opened.then((sr) => new BitrotReader(sr, this.#set.hasher, this.#stride, `${slot.drive.endpoint} ${meta.key} part ${this.#part}`));
+      r = opened.then((sr) => new BitrotReader(sr, this.#set.hasher, this.#stride, `${slot.drive.endpoint} ${meta.key} part ${this.#part}`, this.#pooled));
       this.#readers.set(i, r);
     }
     return r;
@@ -76,9 +79,14 @@ class PartShards implements ShardProvider {
   }
 }
 
-/** Builds the decode state of one part; `damaged` records whether a shard failed. */
-export function partDecoder(set: ErasureSet, bucket: string, q: QuorumMeta, part: number, onBad: () => void): { st: DecodeState; shards: PartShards } {
-  const shards = new PartShards(set, bucket, q, part);
+/**
+ * Builds the decode state of one part; `onBad` hears of a shard that failed. `pooled`: chunks may be views of lent
+ * buffers, for a consumer that hands them back (RecyclingReadable).
+ */
+export function partDecoder(
+  set: ErasureSet, bucket: string, q: QuorumMeta, part: number, onBad: () => void, pooled = false,
+): { st: DecodeState; shards: PartShards } {
+  const shards = new PartShards(set, bucket, q, part, pooled);
   const { k, m } = q.meta.erasure;
   const st: DecodeState = {
     codec: new ErasureCodec(k, m),
@@ -90,7 +98,7 @@ export function partDecoder(set: ErasureSet, bucket: string, q: QuorumMeta, part
   return { st, shards };
 }
 
-async function* readObject(set: ErasureSet, bucket: string, q: QuorumMeta, start: number, end: number): AsyncGenerator<Buffer> {
+async function* readObject(set: ErasureSet, bucket: string, q: QuorumMeta, start: number, end: number, pooled: boolean): AsyncGenerator<Buffer> {
   const meta: ObjectMeta = q.meta;
   let damaged = false;
   let partStart = 0;
@@ -98,7 +106,7 @@ async function* readObject(set: ErasureSet, bucket: string, q: QuorumMeta, start
     for (const part of meta.parts) {
       const partEnd = partStart + part.size; // exclusive
       if (partEnd > start && partStart <= end && part.size > 0) {
-        const { st, shards } = partDecoder(set, bucket, q, part.number, () => { damaged = true; });
+        const { st, shards } = partDecoder(set, bucket, q, part.number, () => { damaged = true; }, pooled);
         try {
           const offset = Math.max(start, partStart) - partStart;
           const length = Math.min(end + 1, partEnd) - partStart - offset;
@@ -115,16 +123,20 @@ async function* readObject(set: ErasureSet, bucket: string, q: QuorumMeta, start
   }
 }
 
+/** Bytes a body stream buffers ahead of its consumer (two default chunks). */
+const BODY_HIGH_WATER_MARK = 1 << 20;
+
 /** OpenObject on this set: the newest version, or `versionId`. */
 export async function openObject(set: ErasureSet, bucket: string, key: string, versionId?: string): Promise<OpenObject> {
   const q = selectVersion(bucket, await set.readObjectMeta(bucket, key), versionId);
   const info = toObjectInfo(bucket, q.meta);
   return {
     info,
-    read(range?: ByteRange): Readable {
+    read(range?: ByteRange, opts: ReadOptions = {}): Readable {
       const start = range?.start ?? 0;
       const end = range?.end ?? info.size - 1;
-      return Readable.from(readObject(set, bucket, q, start, end), { objectMode: false, highWaterMark: 1 << 20 });
+      if (opts.sink !== undefined) return new RecyclingReadable(readObject(set, bucket, q, start, end, true), opts.sink, BODY_HIGH_WATER_MARK);
+      return Readable.from(readObject(set, bucket, q, start, end, false), { objectMode: false, highWaterMark: BODY_HIGH_WATER_MARK });
     },
   };
 }

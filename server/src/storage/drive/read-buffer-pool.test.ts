@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ReadBufferPool } from './read-buffer-pool.js';
+
+const KiB = 1024;
+
+test('a recycled buffer is lent again for a read of the same class; the short last chunk of an object shares it', () => {
+  const pool = new ReadBufferPool();
+  const a = pool.take(512 * KiB + 32);
+  assert.equal(a.length, 512 * KiB + 32);
+  pool.recycle(a.subarray(32)); // the holder hands back a view (the verified chunk after its hash)
+  assert.equal(pool.freeBytes, 576 * KiB);
+  const b = pool.take(520 * KiB + 32); // a shorter last chunk, same 64 KiB class
+  assert.ok(b.buffer === a.buffer);
+  assert.equal(b.length, 520 * KiB + 32);
+  assert.equal(pool.freeBytes, 0);
+  const c = pool.take(512 * KiB + 32);
+  assert.ok(c.buffer !== a.buffer, 'a lent buffer is never lent twice');
+});
+
+test('handing a buffer back twice frees it once: two later reads never share it', () => {
+  const pool = new ReadBufferPool();
+  const a = pool.take(256 * KiB);
+  pool.recycle(a);
+  pool.recycle(a);
+  assert.equal(pool.freeBytes, 256 * KiB);
+  const b = pool.take(256 * KiB);
+  const c = pool.take(256 * KiB);
+  assert.ok(b.buffer === a.buffer);
+  assert.ok(c.buffer !== b.buffer);
+});
+
+test('small and huge reads, and foreign buffers, stay outside the pool', () => {
+  const pool = new ReadBufferPool();
+  const small = pool.take(4 * KiB);
+  const huge = pool.take(8 * 1024 * KiB);
+  pool.recycle(small);
+  pool.recycle(huge);
+  pool.recycle(Buffer.alloc(512 * KiB));
+  pool.recycle(new Uint8Array(new SharedArrayBuffer(128 * KiB)));
+  assert.equal(pool.freeBytes, 0);
+});
+
+test('beyond its budget the pool forgets buffers instead of keeping them', () => {
+  const pool = new ReadBufferPool(1024 * KiB);
+  const lent = [1, 2, 3].map(() => pool.take(512 * KiB));
+  for (const b of lent) pool.recycle(b);
+  assert.equal(pool.freeBytes, 1024 * KiB);
+  const again = [1, 2, 3].map(() => pool.take(512 * KiB));
+  const reused = again.filter((b) => lent.some((l) => l.buffer === b.buffer));
+  assert.equal(reused.length, 2);
+  assert.equal(pool.freeBytes, 0);
+});

@@ -1,0 +1,86 @@
+/**
+ * Reusable buffers for shard reads that stream to a client (GET). A 64 MiB GET reads ~130 chunks of ~512 KiB; read
+ * into fresh buffers, every GiB served allocates a GiB outside V8's heap, which V8 answers with a full mark-compact
+ * every ~64 MiB of such memory (~20 per GiB at 5–15 ms each) and the kernel with page faults on every new mapping.
+ * Measured with the server's CPU per 64 MiB GET (docs/performance.md): ~1.5 s of CPU per GiB with fresh buffers,
+ * about half of it with reused ones.
+ *
+ * A buffer is lent by `take` and comes back by `recycle` only from a holder that knows no reference to its bytes
+ * remains (the GET body stream, once the response socket has taken every byte; engine/recycling-stream.ts).
+ * A lent buffer that is never recycled is ordinary garbage, so every other reader stays correct by doing nothing.
+ */
+
+const KiB = 1024;
+
+/** Capacities are rounded up to this step, so that the short last chunk of an object shares a class with others. */
+const CLASS_STEP = 64 * KiB;
+
+/** Reads smaller than this are cheap to allocate and are not pooled. */
+const MIN_POOLED = 64 * KiB;
+
+/** Reads larger than this (unusual block sizes) are not pooled: a few such buffers would hold the whole budget. */
+const MAX_POOLED = 4 * 1024 * KiB;
+
+/** Free buffers kept for reuse, in bytes of capacity (RSS that stays after a burst of large GETs). */
+const FREE_BYTES_MAX = 32 * 1024 * KiB;
+
+/** A pooled allocation: its capacity class and whether it is lent out (recycling twice must not free it twice). */
+interface Lent {
+  capacity: number;
+  out: boolean;
+}
+
+export class ReadBufferPool {
+  readonly #free = new Map<number, ArrayBuffer[]>();
+  readonly #owned = new WeakMap<ArrayBuffer, Lent>();
+  readonly #freeBytesMax: number;
+  #freeBytes = 0;
+
+  constructor(freeBytesMax = FREE_BYTES_MAX) {
+    this.#freeBytesMax = freeBytesMax;
+  }
+
+  /** Bytes of capacity held for reuse now. */
+  get freeBytes(): number {
+    return this.#freeBytes;
+  }
+
+  /** A buffer of exactly `length` bytes (contents undefined), reused when the pool holds one of its class. */
+  take(length: number): Buffer {
+    if (length < MIN_POOLED || length > MAX_POOLED) return Buffer.allocUnsafe(length);
+    const capacity = Math.ceil(length / CLASS_STEP) * CLASS_STEP;
+    let ab = this.#free.get(capacity)?.pop();
+    if (ab === undefined) {
+      ab = new ArrayBuffer(capacity);
+      this.#owned.set(ab, { capacity, out: true });
+    } else {
+      this.#freeBytes -= capacity;
+      this.#owned.get(ab)!.out = true;
+    }
+    return Buffer.from(ab, 0, length);
+  }
+
+  /**
+   * Hands back the buffer behind `view` (any view of a buffer `take` returned). The caller guarantees that nothing
+   * reads or writes its bytes any more. Views of other memory, and buffers already handed back, are ignored.
+   */
+  recycle(view: Uint8Array): void {
+    const ab = view.buffer;
+    if (!(ab instanceof ArrayBuffer)) return;
+    const lent = this.#owned.get(ab);
+    if (lent === undefined || !lent.out) return;
+    lent.out = false;
+    if (this.#freeBytes + lent.capacity > this.#freeBytesMax) {
+      // Over budget: forget it, so that it is garbage like any unpooled buffer.
+      this.#owned.delete(ab);
+      return;
+    }
+    let list = this.#free.get(lent.capacity);
+    if (list === undefined) this.#free.set(lent.capacity, (list = []));
+    list.push(ab);
+    this.#freeBytes += lent.capacity;
+  }
+}
+
+/** The process's pool for shard reads. */
+export const readBuffers = new ReadBufferPool();
