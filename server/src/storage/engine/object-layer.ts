@@ -157,6 +157,11 @@ export interface OpenObject {
   info: ObjectInfo;
   /** Streams the whole object or `range`; reconstructs missing/corrupt shards and queues a heal. */
   read(range?: ByteRange, opts?: ReadOptions): Readable;
+  /**
+   * The bytes of the object (or `range`) when they are already in memory and intact (a healthy inline object), so
+   * that a small GET answers with one buffer; undefined otherwise, and then `read` streams them.
+   */
+  bytes?(range?: ByteRange): Buffer | undefined;
 }
 
 /** The writable a read is piped into, as far as the read needs to see it (a ServerResponse is one). */

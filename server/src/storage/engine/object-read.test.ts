@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeObjectMeta } from '../format/index.js';
-import { get, pattern, put, testCluster } from './testing.js';
+import { collect, get, pattern, put, testCluster } from './testing.js';
 
 /** Shard index (1-based) held by each drive of set 0, and the path of each drive's part.1. */
 async function layout(roots: string[], key: string): Promise<{ shard: number[]; part: string[] }> {
@@ -59,4 +59,36 @@ test('HEAD and GET fall back to the full read when the data-shard drives disagre
   await writeFile(join(roots[d]!, 'bkt', '+k', 'xl.meta'), oldMeta[d]!);
   assert.equal((await st.getObjectInfo('bkt', 'k')).size, 3000);
   assert.ok((await get(st, 'bkt', 'k')).equals(newer));
+});
+
+test('bytes(): a healthy inline object in one buffer, whole or a range; undefined with a damaged inline shard (read() rebuilds it) and for shard files', async (t) => {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  const st = await c.open();
+  await st.makeBucket('bkt');
+  const data = pattern(5000, 9);
+  await put(st, 'bkt', 'small', data);
+  await put(st, 'bkt', 'big', pattern(2 * 1024 * 1024 + 3, 4));
+  await put(st, 'bkt', 'empty', Buffer.alloc(0));
+
+  const small = await st.openObject('bkt', 'small');
+  assert.ok(small.bytes?.()?.equals(data));
+  // 5,000 bytes on K = 2 data shards of 2,500: ranges within the first shard and across both.
+  assert.ok(small.bytes?.({ start: 0, end: 10 })?.equals(data.subarray(0, 11)));
+  assert.ok(small.bytes?.({ start: 100, end: 2600 })?.equals(data.subarray(100, 2601)));
+  assert.ok(small.bytes?.({ start: 4999, end: 4999 })?.equals(data.subarray(4999)));
+  assert.equal((await st.openObject('bkt', 'big')).bytes?.(), undefined);
+  assert.equal((await st.openObject('bkt', 'empty')).bytes?.()?.length, 0);
+
+  // Flip one bit of the first data shard's inline data on its drive: bytes() declines, the stream rebuilds.
+  const metas = await Promise.all(c.sets[0]!.map((root) => readFile(join(root, 'bkt', '+small', 'xl.meta'))));
+  const drive = metas.findIndex((m) => decodeObjectMeta(m).erasure.index === 1);
+  const original = metas[drive]!;
+  const at = original.indexOf(decodeObjectMeta(original).inline!);
+  const bad = Buffer.from(original);
+  bad[at + 40] = bad[at + 40]! ^ 0x01;
+  await writeFile(join(c.sets[0]![drive]!, 'bkt', '+small', 'xl.meta'), bad);
+  const damaged = await st.openObject('bkt', 'small');
+  assert.equal(damaged.bytes?.(), undefined);
+  assert.ok((await collect(damaged.read())).equals(data));
 });

@@ -76,9 +76,12 @@ export async function getObject(ctx: S3Context, bucket: string, key: string, ver
   versionHeader(ctx, object.info, versionId);
   ctx.reply.headers(lockResponseHeaders(ctx, bucket, object.info));
   if (prepared.kind === 'not-modified') return ctx.reply.send();
-  // A stored object's body goes straight into the response (fastify pipes it, nothing in between), so its shard
-  // buffers can be reused once the socket has them; a decrypted body is a new stream and reads the plain way.
-  return ctx.reply.send(object === stored ? object.read(prepared.range, { sink: ctx.reply.raw }) : object.read(prepared.range));
+  if (object !== stored) return ctx.reply.send(object.read(prepared.range));
+  // A small object already in memory is sent as one buffer. Otherwise the body goes straight into the response
+  // (fastify pipes it, nothing in between), so its shard buffers can be reused once the socket has them.
+  const bytes = object.bytes?.(prepared.range);
+  if (bytes !== undefined) return ctx.reply.send(bytes);
+  return ctx.reply.send(object.read(prepared.range, { sink: ctx.reply.raw }));
 }
 
 /** HeadObject: the GetObject headers without a body. */
