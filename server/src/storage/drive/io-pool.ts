@@ -6,8 +6,8 @@
  * metadata read as one message to a worker doing open/read/close synchronously took a 4 KiB GET at 16 in flight
  * from ~1,250 to ~2,200 ops/s (docs/performance.md). Sync I/O is fine there: it blocks only that worker.
  *
- * The pool stays small (memory), so its workers give the disks few reads at a time: when every worker already has
- * QUEUE_LIMIT jobs waiting (cold reads from slow disks, many drives), ioPoolSaturated() tells callers that have
+ * The pool stays small (memory), so its workers give the disks few reads at a time: when every worker's oldest job
+ * has waited more than BACKLOG_MS (cold reads from slow disks, many drives), ioPoolSaturated() tells callers that have
  * another way (LocalDrive.readMeta: fs/promises on libuv's 64 threads) to take it, so I/O stays parallel.
  *
  * A worker stuck on a hung drive must not take the other drives' jobs with it: a worker whose oldest job has been
@@ -24,8 +24,14 @@ const MAX_POOL = 6;
 /** A job running this long is on a hung (or very slow) drive; metadata reads take well under 10 ms. */
 export const STUCK_MS = 2_000;
 
-/** Waiting jobs per worker beyond which the pool counts as saturated (a cached metadata read takes ~20 µs). */
-const QUEUE_LIMIT = 16;
+/**
+ * A worker whose oldest waiting job was posted longer ago than this is backed up. Measured by age, not by the number
+ * of jobs: a cached metadata read takes ~20 µs, so 64 GETs in flight queue ~1.3 ms of them, and a count limit (16
+ * per worker, before) sent those GETs down the slower libuv path for no gain (4 KiB GET at 64 in flight: ~0.42 ms
+ * of server CPU per GET with the count, ~0.35 without; docs/performance.md). Reads from a cold, slow disk exceed it
+ * within a few reads.
+ */
+const BACKLOG_MS = 10;
 
 const pool: JobWorker[] = [];
 
@@ -82,11 +88,11 @@ export async function runIoJob(job: IoJob): Promise<unknown> {
   return r.value;
 }
 
-/** True when every worker is stuck or has QUEUE_LIMIT jobs waiting: work that can go another way should. */
+/** True when every worker is backed up (or stuck): work that can go another way should. */
 export function ioPoolSaturated(): boolean {
   if (pool.length < POOL_SIZE) return false;
   const now = performance.now();
-  return pool.every((w) => w.pending >= QUEUE_LIMIT || w.stuck(now, STUCK_MS));
+  return pool.every((w) => w.stuck(now, BACKLOG_MS));
 }
 
 /** Number of workers (tests). */
