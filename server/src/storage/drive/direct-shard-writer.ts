@@ -25,8 +25,12 @@ import { LocalShardWriter } from './local-shard-io.js';
 const ALIGN = 4096;
 /** Bytes per direct write. */
 const STAGE = 1 << 20;
-/** Free stages kept for reuse, over all drives (1 MiB each). */
-const POOL_MAX = 16;
+/**
+ * Free stages kept for reuse, over all drives (1 MiB each). A new stage costs a probe (synchronous writes on the
+ * event loop, one of them to disk); 4 large PUTs in flight on 4 drives hold 32 stages, and with 16 kept most stages
+ * were new: probes took ~12 ms of the event loop per 64 MiB PUT, ~3 ms with 40 kept (docs/performance.md).
+ */
+const POOL_MAX = 40;
 
 /** A staging buffer: `off` is its aligned offset in `raw` for `drive`, null until probed (data then starts at 0). */
 interface Stage {
