@@ -64,19 +64,30 @@ class PartShards implements ShardProvider {
       own = await this.#q.fetchDrive(i).catch(() => null);
       this.#q.perDrive[i] = own;
     }
-    if (own === null || own === undefined || !slot.online) throw new FileNotFoundError(slot.drive.endpoint, this.#q.meta.key);
     if (this.#q.meta.dataDir === null) {
-      if (own.inline === null || block !== 0) throw new FileNotFoundError(slot.drive.endpoint, this.#q.meta.key);
-      const data = verifyFramedChunk(this.#set.hasher, own.inline, `${slot.drive.endpoint} ${own.key} (inline)`);
-      if (data.length !== chunkLen) throw new FileNotFoundError(slot.drive.endpoint, this.#q.meta.key);
-      return data;
+      if (block !== 0) throw new FileNotFoundError(slot.drive.endpoint, this.#q.meta.key);
+      return inlineShard(this.#set, this.#q, i, chunkLen);
     }
+    if (own === null || own === undefined || !slot.online) throw new FileNotFoundError(slot.drive.endpoint, this.#q.meta.key);
     return (await this.#reader(i)).readChunk(block, chunkLen);
   }
 
   async close(): Promise<void> {
     await Promise.all(this.#opened.map((p) => p.then((r) => r.close(), () => undefined)));
   }
+}
+
+/**
+ * The verified inline shard of drive `i` (its data after the bitrot hash); FileNotFoundError when that drive's copy
+ * is absent, offline or of the wrong length, BitrotMismatchError when damaged.
+ */
+function inlineShard(set: ErasureSet, q: QuorumMeta, i: number, chunkLen: number): Buffer {
+  const slot = set.drives[i]!;
+  const own = q.perDrive[i];
+  if (own === null || own === undefined || own.inline === null || !slot.online) throw new FileNotFoundError(slot.drive.endpoint, q.meta.key);
+  const data = verifyFramedChunk(set.hasher, own.inline, `${slot.drive.endpoint} ${own.key} (inline)`);
+  if (data.length !== chunkLen) throw new FileNotFoundError(slot.drive.endpoint, q.meta.key);
+  return data;
 }
 
 /**
@@ -138,18 +149,10 @@ function inlineBytes(set: ErasureSet, q: QuorumMeta, start: number, end: number)
   const chunkLen = chunkLength(blockLength(size, meta.erasure.blockSize, 0), k);
   const byShard = shardDrives(meta.erasure.distribution);
   const chunks: Buffer[] = [];
-  for (let s = 0; s < k && s * chunkLen <= end; s++) {
-    const i = byShard[s]!;
-    const own = q.perDrive[i];
-    if (own === null || own === undefined || own.inline === null || !set.drives[i]!.online) return undefined;
-    let data: Buffer;
-    try {
-      data = verifyFramedChunk(set.hasher, own.inline, '');
-    } catch {
-      return undefined;
-    }
-    if (data.length !== chunkLen) return undefined;
-    chunks.push(data);
+  try {
+    for (let s = 0; s < k && s * chunkLen <= end; s++) chunks.push(inlineShard(set, q, byShard[s]!, chunkLen));
+  } catch {
+    return undefined;
   }
   const whole = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
   return whole.subarray(start, end + 1);

@@ -33,8 +33,7 @@ export class RecyclingReadable extends Readable {
     let n = 0;
     while (n < this.#pending.length && this.#pending[n]!.end <= handed) n++;
     if (n === 0) return;
-    const done = this.#pending.slice(0, n);
-    this.#pending = this.#pending.slice(n);
+    const done = this.#pending.splice(0, n);
     for (const { chunk } of done) {
       // Two chunks can be views of one buffer: it goes back only with the last of them.
       if (!this.#pending.some((p) => p.chunk.buffer === chunk.buffer)) readBuffers.recycle(chunk);
