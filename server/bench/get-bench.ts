@@ -1,15 +1,20 @@
 /**
- * One GET scenario alone, repeated, for A/B comparisons of code (issue 9): `npm run bench:get -- [--size BYTES]
- * [--objects N] [--concurrency C] [--seconds S] [--rounds R] [--cold]`. Starts the built server (1 node, 4 drives
- * EC:2), writes N objects of the size, then runs R rounds of C-in-flight GETs over them (S seconds each, or one
- * GET per object per round with --cold, which drops the page cache before each round (needs root), or with --fresh). One JSON line
- * per round: ops/s, MiB/s, and the server's and this client's CPU per GET (from /proc and process.cpuUsage), the
- * figure that tells two versions apart on a machine whose speed drifts (run them interleaved).
+ * One GET (or PUT) scenario alone, repeated, for A/B comparisons of code (issue 9): `npm run bench:get -- [--size BYTES]
+ * [--objects N] [--concurrency C] [--seconds S] [--rounds R] [--cold] [--fresh] [--put]`. Starts the built server
+ * (1 node, 4 drives EC:2; BENCH_DIR puts the drives on a chosen file system), writes N objects of the size, then runs
+ * R rounds of C-in-flight GETs over them (S seconds each, or one GET per object per round with --cold, which drops the
+ * page cache before each round (needs root), or with --fresh, which writes each round's objects first). With --put a
+ * round is S seconds of C-in-flight PUTs of new keys instead. One JSON line per round: ops/s, MiB/s, and the
+ * server's CPU per operation (user + kernel, and the kernel's part on its own: the file system's share) and this
+ * client's (from /proc and process.cpuUsage), the figures that tell two versions apart on a machine whose speed
+ * drifts (run them interleaved).
  * BENCH_NODE_ARGS are node options for the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p", "--trace-gc").
  */
 import { execSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
 import { LeanS3 } from './lean-client.js';
-import { cpuSeconds } from './proc-stats.js';
+import { cpuTimes } from './proc-stats.js';
 import { startSvc } from '../test/helpers/svc-process.js';
 
 function flag(name: string, fallback: number): number {
@@ -25,18 +30,20 @@ const rounds = flag('--rounds', 4);
 const cold = process.argv.includes('--cold');
 /** --fresh: each round first writes its own objects (as `npm run bench` reads objects right after writing them). */
 const fresh = process.argv.includes('--fresh');
+const put = process.argv.includes('--put');
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+const dir = process.env.BENCH_DIR === undefined ? undefined : mkdtempSync(join(process.env.BENCH_DIR, 'svc-bench-'));
 
-const svc = await startSvc({ drives: 4, built: true, nodeArgs, env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '64' } });
+const svc = await startSvc({ drives: 4, dir, built: true, nodeArgs, env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '64' } });
 const pid = svc.proc.pid ?? 0;
 const lean = new LeanS3(svc.url, svc.accessKey, svc.secretKey);
 try {
   await lean.send('PUT', 'getbench', '');
   const body = Buffer.alloc(size, 0x61);
-  for (let i = 0; i < count; i++) await lean.put('getbench', `k/${i}`, body);
+  if (!put) for (let i = 0; i < count; i++) await lean.put('getbench', `k/${i}`, body);
   for (let round = 0; round < rounds; round++) {
-    const prefix = fresh ? `r${round}/` : '';
-    if (fresh) {
+    const prefix = fresh || put ? `r${round}/` : '';
+    if (fresh && !put) {
       let next = 0;
       await Promise.all(Array.from({ length: concurrency }, async () => {
         while (next < count) await lean.put('getbench', `${prefix}k/${next++}`, body);
@@ -44,11 +51,15 @@ try {
     }
     if (cold) execSync('sync; echo 3 > /proc/sys/vm/drop_caches');
     const t0 = performance.now();
-    const server0 = cpuSeconds(pid);
+    const server0 = cpuTimes(pid);
     const client0 = process.cpuUsage();
     const end = Date.now() + seconds * 1000;
     let ops = 0;
     await Promise.all(Array.from({ length: concurrency }, async () => {
+      if (put) {
+        while (Date.now() < end) await lean.put('getbench', `${prefix}k/${ops++}`, body);
+        return;
+      }
       while (cold || fresh ? ops < count : Date.now() < end) {
         const got = await lean.get('getbench', `${prefix}k/${ops++ % count}`);
         if (got !== size) throw new Error(`short read: ${got} of ${size} bytes`);
@@ -56,9 +67,12 @@ try {
     }));
     const s = (performance.now() - t0) / 1000;
     const client = process.cpuUsage(client0);
+    const server = cpuTimes(pid);
+    const perOp = (cpuS: number): number => +((cpuS * 1000) / ops).toFixed(3);
     console.log(JSON.stringify({
-      scenario: `get-${size}`, round, concurrency, ops, opsPerSec: Math.round(ops / s), MiBPerSec: +((ops * size) / 1048576 / s).toFixed(1),
-      serverCpuMsPerGet: +(((cpuSeconds(pid) - server0) * 1000) / ops).toFixed(3), clientCpuMsPerGet: +((client.user + client.system) / 1000 / ops).toFixed(3),
+      scenario: `${put ? 'put' : 'get'}-${size}`, round, concurrency, ops, opsPerSec: Math.round(ops / s), MiBPerSec: +((ops * size) / 1048576 / s).toFixed(1),
+      serverCpuMsPerOp: perOp(server.user + server.system - server0.user - server0.system), serverKernelMsPerOp: perOp(server.system - server0.system),
+      clientCpuMsPerOp: perOp((client.user + client.system) / 1e6),
     }));
   }
 } finally {

@@ -20,15 +20,21 @@ export function peakRssMiB(pid: number): number {
   return Math.round(statusKiB(pid, 'VmHWM') / 1024);
 }
 
-/** User + system CPU seconds consumed so far (fields 14 and 15 of /proc/PID/stat, in clock ticks of 1/100 s). */
-export function cpuSeconds(pid: number): number {
+/** User and system (kernel) CPU seconds consumed so far (fields 14 and 15 of /proc/PID/stat, in ticks of 1/100 s). */
+export function cpuTimes(pid: number): { user: number; system: number } {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
   } catch {
-    return 0;
+    return { user: 0, system: 0 };
   }
+}
+
+/** User + system CPU seconds consumed so far. */
+export function cpuSeconds(pid: number): number {
+  const { user, system } = cpuTimes(pid);
+  return user + system;
 }
 
 /** How a target's processes add up: one node per process ('max': the largest node) or one server of several ('sum'). */
