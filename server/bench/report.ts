@@ -11,16 +11,39 @@ export function emit(line: BenchLine): void {
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 
-function cell(v: unknown): string {
-  if (v === undefined || v === null) return '';
-  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+function num(v: unknown): string {
+  return typeof v === 'number' ? v.toLocaleString('en-US') : '';
 }
 
-/** The lines as a markdown table (columns: every key that appears, in order of first appearance). */
+/** The figure a scenario is about: ops/s, MiB/s, or a listing's median (first run, in brackets). */
+function result(r: BenchLine): string {
+  if (typeof r.opsPerSec === 'number') return `${num(r.opsPerSec)} ops/s`;
+  if (typeof r.MiBPerSec === 'number') return `${num(r.MiBPerSec)} MiB/s`;
+  if (typeof r.ms === 'number') return `${num(r.ms)} ms${typeof r.firstMs === 'number' ? ` (first ${num(r.firstMs)})` : ''}`;
+  return '';
+}
+
+/** The memory figures of a line: RSS, and the peak (VmHWM) where measured. */
+function memory(r: BenchLine): string {
+  const rss = r.serverRssMiB ?? r.rssMiB;
+  const peak = r.serverPeakRssMiB ?? r.peakRssMiB;
+  return [rss === undefined || rss === null ? '' : `${num(rss)}`, peak === undefined || peak === null ? '' : `peak ${num(peak)}`]
+    .filter((s) => s !== '').join(', ');
+}
+
+/**
+ * The lines as a markdown table a person can read: the layout line as a heading, then per scenario its concurrency,
+ * result, latency percentiles, server CPU and memory (the JSON lines on stdout carry every field).
+ */
 export function markdownTable(rows: readonly BenchLine[] = lines): string {
-  const cols: string[] = [];
-  for (const r of rows) for (const k of Object.keys(r)) if (!cols.includes(k)) cols.push(k);
-  const out = [`| ${cols.join(' | ')} |`, `| ${cols.map(() => '---').join(' | ')} |`];
-  for (const r of rows) out.push(`| ${cols.map((c) => cell(r[c])).join(' | ')} |`);
+  const layout = rows.find((r) => r.scenario === 'layout');
+  const head = layout === undefined ? [] : [`Layout: ${Object.entries(layout).filter(([k]) => k !== 'scenario').map(([k, v]) => `${k} ${String(v)}`).join(', ')}`, ''];
+  const out = [...head, '| scenario | concurrency | result | p50 / p99 (ms) | server CPU (%) | server memory (MiB) |', '| --- | ---: | ---: | ---: | ---: | ---: |'];
+  for (const r of rows) {
+    if (r === layout) continue;
+    const lat = typeof r.p50ms === 'number' ? `${num(r.p50ms)} / ${num(r.p99ms)}` : '';
+    const conc = r.concurrency ?? (typeof r.parts === 'number' ? `${num(r.parts)} parts` : '');
+    out.push(`| ${r.scenario} | ${typeof conc === 'number' ? num(conc) : String(conc)} | ${result(r)} | ${lat} | ${num(r.serverCpuPercent)} | ${memory(r)} |`);
+  }
   return out.join('\n');
 }
