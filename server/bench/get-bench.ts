@@ -4,7 +4,11 @@
  * (1 node, 4 drives EC:2; BENCH_DIR puts the drives on a chosen file system), writes N objects of the size, then runs
  * R rounds of C-in-flight GETs over them (S seconds each, or one GET per object per round with --cold, which drops the
  * page cache before each round (needs root), or with --fresh, which writes each round's objects first). With --put a
- * round is S seconds of C-in-flight PUTs of new keys instead. One JSON line per round: ops/s, MiB/s, and the
+ * round is S seconds of C-in-flight PUTs of new keys instead. `--processes 2` (GETs only) answers the issue's "use both
+ * cores if it measures better": once the objects are written, a second server process opens the same drives and the
+ * odd rounds spread the clients over both processes, the even rounds use the first alone (two processes writing the
+ * same drives are not a supported deployment; for reads they show what sharing the load between processes gives).
+ * One JSON line per round: ops/s, MiB/s, and the
  * server's CPU per operation (user + kernel, and the kernel's part on its own: the file system's share) and this
  * client's (from /proc and process.cpuUsage), the figures that tell two versions apart on a machine whose speed
  * drifts (run them interleaved).
@@ -31,17 +35,28 @@ const cold = process.argv.includes('--cold');
 /** --fresh: each round first writes its own objects (as `npm run bench` reads objects right after writing them). */
 const fresh = process.argv.includes('--fresh');
 const put = process.argv.includes('--put');
+const processes = flag('--processes', 1);
+if (processes !== 1 && (processes !== 2 || put || cold || fresh)) {
+  process.stderr.write('bench:get: --processes takes 1 or 2, and 2 only for GETs without --put, --cold or --fresh\n');
+  process.exit(2);
+}
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
 const dir = process.env.BENCH_DIR === undefined ? undefined : mkdtempSync(join(process.env.BENCH_DIR, 'svc-bench-'));
 
-const svc = await startSvc({ drives: 4, dir, built: true, nodeArgs, env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '64' } });
-const pid = svc.proc.pid ?? 0;
+const env = { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '64' };
+const svc = await startSvc({ drives: 4, dir, built: true, nodeArgs, env });
 const lean = new LeanS3(svc.url, svc.accessKey, svc.secretKey);
+let second: Awaited<ReturnType<typeof startSvc>> | undefined;
 try {
   await lean.send('PUT', 'getbench', '');
   const body = Buffer.alloc(size, 0x61);
   if (!put) for (let i = 0; i < count; i++) await lean.put('getbench', `k/${i}`, body);
+  if (processes === 2) second = await startSvc({ drives: 4, dir: svc.dir, built: true, nodeArgs, env, credentials: { accessKey: svc.accessKey, secretKey: svc.secretKey } });
+  const leanB = second === undefined ? lean : new LeanS3(second.url, svc.accessKey, svc.secretKey);
+  const pids = [svc.proc.pid ?? 0, ...(second === undefined ? [] : [second.proc.pid ?? 0])];
+  const serverCpu = (): { user: number; system: number } => pids.map(cpuTimes).reduce((a, b) => ({ user: a.user + b.user, system: a.system + b.system }));
   for (let round = 0; round < rounds; round++) {
+    const both = second !== undefined && round % 2 === 1;
     const prefix = fresh || put ? `r${round}/` : '';
     if (fresh && !put) {
       let next = 0;
@@ -51,31 +66,33 @@ try {
     }
     if (cold) execSync('sync; echo 3 > /proc/sys/vm/drop_caches');
     const t0 = performance.now();
-    const server0 = cpuTimes(pid);
+    const server0 = serverCpu();
     const client0 = process.cpuUsage();
     const end = Date.now() + seconds * 1000;
     let ops = 0;
-    await Promise.all(Array.from({ length: concurrency }, async () => {
+    await Promise.all(Array.from({ length: concurrency }, async (_, w) => {
+      const s3 = both && w % 2 === 1 ? leanB : lean;
       if (put) {
         while (Date.now() < end) await lean.put('getbench', `${prefix}k/${ops++}`, body);
         return;
       }
       while (cold || fresh ? ops < count : Date.now() < end) {
-        const got = await lean.get('getbench', `${prefix}k/${ops++ % count}`);
+        const got = await s3.get('getbench', `${prefix}k/${ops++ % count}`);
         if (got !== size) throw new Error(`short read: ${got} of ${size} bytes`);
       }
     }));
     const s = (performance.now() - t0) / 1000;
     const client = process.cpuUsage(client0);
-    const server = cpuTimes(pid);
+    const server = serverCpu();
     const perOp = (cpuS: number): number => +((cpuS * 1000) / ops).toFixed(3);
     console.log(JSON.stringify({
-      scenario: `${put ? 'put' : 'get'}-${size}`, round, concurrency, ops, opsPerSec: Math.round(ops / s), MiBPerSec: +((ops * size) / 1048576 / s).toFixed(1),
+      scenario: `${put ? 'put' : 'get'}-${size}`, round, ...(second === undefined ? {} : { processes: both ? 2 : 1 }), concurrency, ops, opsPerSec: Math.round(ops / s), MiBPerSec: +((ops * size) / 1048576 / s).toFixed(1),
       serverCpuMsPerOp: perOp(server.user + server.system - server0.user - server0.system), serverKernelMsPerOp: perOp(server.system - server0.system),
       clientCpuMsPerOp: perOp((client.user + client.system) / 1e6),
     }));
   }
 } finally {
+  await second?.stop();
   await svc.stop();
   svc.cleanup();
 }
