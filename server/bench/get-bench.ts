@@ -8,10 +8,10 @@
  * cores if it measures better": once the objects are written, a second server process opens the same drives and the
  * odd rounds spread the clients over both processes, the even rounds use the first alone (two processes writing the
  * same drives are not a supported deployment; for reads they show what sharing the load between processes gives).
- * One JSON line per round: ops/s, MiB/s, and the
- * server's CPU per operation (user + kernel, and the kernel's part on its own: the file system's share) and this
- * client's (from /proc and process.cpuUsage), the figures that tell two versions apart on a machine whose speed
- * drifts (run them interleaved).
+ * One JSON line per round: ops/s, MiB/s, and the server's CPU per operation (user + kernel, and the kernel's part on
+ * its own: the file system's share) and this client's (from /proc and process.cpuUsage), the figures that tell two
+ * versions apart on a machine whose speed drifts (run them interleaved). A bad option combination: one line on
+ * stderr, exit code 2.
  * BENCH_NODE_ARGS are node options for the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p", "--trace-gc").
  */
 import { execSync } from 'node:child_process';
