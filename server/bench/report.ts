@@ -25,10 +25,8 @@ function result(r: BenchLine): string {
 
 /** The memory figures of a line: RSS, and the peak (VmHWM) where measured. */
 function memory(r: BenchLine): string {
-  const rss = r.serverRssMiB ?? r.rssMiB;
-  const peak = r.serverPeakRssMiB ?? r.peakRssMiB;
-  return [rss === undefined || rss === null ? '' : `${num(rss)}`, peak === undefined || peak === null ? '' : `peak ${num(peak)}`]
-    .filter((s) => s !== '').join(', ');
+  const peak = num(r.serverPeakRssMiB ?? r.peakRssMiB);
+  return [num(r.serverRssMiB ?? r.rssMiB), peak === '' ? '' : `peak ${peak}`].filter((s) => s !== '').join(', ');
 }
 
 /**
@@ -42,8 +40,8 @@ export function markdownTable(rows: readonly BenchLine[] = lines): string {
   for (const r of rows) {
     if (r === layout) continue;
     const lat = typeof r.p50ms === 'number' ? `${num(r.p50ms)} / ${num(r.p99ms)}` : '';
-    const conc = r.concurrency ?? (typeof r.parts === 'number' ? `${num(r.parts)} parts` : '');
-    out.push(`| ${r.scenario} | ${typeof conc === 'number' ? num(conc) : String(conc)} | ${result(r)} | ${lat} | ${num(r.serverCpuPercent)} | ${memory(r)} |`);
+    const conc = typeof r.parts === 'number' ? `${num(r.parts)} parts` : num(r.concurrency);
+    out.push(`| ${r.scenario} | ${conc} | ${result(r)} | ${lat} | ${num(r.serverCpuPercent)} | ${memory(r)} |`);
   }
   return out.join('\n');
 }
