@@ -28,6 +28,19 @@ test('a read job answers the whole file, and the error code when it cannot', asy
   assert.equal(Buffer.from(await runIoJob({ op: 'read', path: join(dir, 'small'), guard })).toString(), 'abc', 'a present file is read as without a guard');
 });
 
+test('reads asked for in one turn are answered each with its own bytes or error, in any number', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-iopool-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  // More than one message's worth (READS_PER_MESSAGE is 8), with failures among them.
+  const n = 21;
+  for (let i = 0; i < n; i++) if (i % 3 !== 0) await writeFile(join(dir, `f${i}`), `file ${i}`);
+  const results = await Promise.allSettled(Array.from({ length: n }, (_, i) => runIoJob({ op: 'read', path: join(dir, `f${i}`) })));
+  results.forEach((r, i) => {
+    if (i % 3 === 0) assert.equal(r.status === 'rejected' && (r.reason as NodeJS.ErrnoException).code, 'ENOENT', `f${i} is absent`);
+    else assert.equal(r.status === 'fulfilled' && Buffer.from(r.value).toString(), `file ${i}`);
+  });
+});
+
 test('a worker stuck on a hung drive gets no new jobs: other reads still answer, and the pool shrinks back', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'svc-iopool-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
@@ -37,11 +50,17 @@ test('a worker stuck on a hung drive gets no new jobs: other reads still answer,
   await writeFile(join(dir, 'ok'), 'fine');
   warmIoPool();
   const before = ioPoolSize();
-  const hung = [runIoJob({ op: 'read', path: fifo }), runIoJob({ op: 'read', path: fifo })];
+  const hung: Promise<Uint8Array>[] = [];
+  for (let i = 0; i < 2; i++) {
+    hung.push(runIoJob({ op: 'read', path: fifo }));
+    // Reads asked for in one turn share a message: one turn each puts them on different workers.
+    await new Promise((r) => setImmediate(r));
+  }
   await new Promise((r) => setTimeout(r, STUCK_MS + 300));
   // Every worker is now stuck: the next job must go to a new one and answer at once.
   const t0 = performance.now();
   const ok = runIoJob({ op: 'read', path: join(dir, 'ok') });
+  await new Promise((r) => setImmediate(r)); // the turn's reads are posted
   assert.equal(ioPoolSize(), before + 1, 'a worker was added');
   assert.equal(Buffer.from(await ok).toString(), 'fine');
   // Stuck workers never answer (until the FIFO gets a writer): any bound far below "never" shows it; 5 s leaves room

@@ -15,7 +15,7 @@
  * MAX_POOL), so the drives that still answer keep answering.
  */
 import { JobWorker, type JobReply } from '../../common/index.js';
-import { WORKER_SOURCE, type ChildrenAnswer, type ChildrenJob, type IoJob, type ReadJob, type ScanAnswer, type ScanJob } from './io-worker-source.js';
+import { WORKER_SOURCE, type ChildrenAnswer, type ChildrenJob, type IoJob, type ReadJob, type ReadsAnswer, type ReadsJob, type ScanAnswer, type ScanJob } from './io-worker-source.js';
 
 /** Workers started up front and kept: two keep both cores busy without a queue building up behind one. */
 const POOL_SIZE = 2;
@@ -77,15 +77,68 @@ function pick(): JobWorker {
   return pool.length < MAX_POOL ? spawn() : fallback!;
 }
 
+/** Shaped like a failed fs call (code and errno), so the drive maps it the same way. */
+function ioError(code: unknown, errno: unknown): Error {
+  return Object.assign(new Error(String(code)), { code, errno });
+}
+
 /** Runs one job on a worker (workers start on first use and do not keep the process alive when idle). */
 export function runIoJob(job: ScanJob): Promise<ScanAnswer>;
 export function runIoJob(job: ChildrenJob): Promise<ChildrenAnswer>;
 export function runIoJob(job: ReadJob): Promise<Uint8Array>;
 export async function runIoJob(job: IoJob): Promise<unknown> {
+  if (job.op === 'read') return queueRead(job);
+  return send(job);
+}
+
+async function send(job: IoJob): Promise<unknown> {
   const r: JobReply = await pick().request({ job });
-  // Shaped like a failed fs call (code and errno), so the drive maps it the same way.
-  if (r.error !== undefined) throw Object.assign(new Error(String(r.error)), { code: r.error, errno: r.errno });
+  if (r.error !== undefined) throw ioError(r.error, r.errno);
   return r.value;
+}
+
+/**
+ * Reads asked for in one turn of the event loop go to the workers together, up to READS_PER_MESSAGE per message:
+ * a message each way costs the event loop more than the read itself on this VM (a 4 KiB GET reads two metadata files;
+ * posting to a worker was ~14 % of the event loop's time at 16 GETs in flight; docs/performance.md, seventh session).
+ * A turn's reads are posted from setImmediate, after the poll phase has parsed every request that arrived with them.
+ */
+const READS_PER_MESSAGE = 8;
+
+interface QueuedRead {
+  job: ReadJob;
+  resolve(bytes: Uint8Array): void;
+  reject(err: Error): void;
+}
+
+let queued: QueuedRead[] = [];
+
+function queueRead(job: ReadJob): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    if (queued.length === 0) setImmediate(flushReads);
+    queued.push({ job, resolve, reject });
+  });
+}
+
+function flushReads(): void {
+  const all = queued;
+  queued = [];
+  for (let at = 0; at < all.length; at += READS_PER_MESSAGE) {
+    const batch = all.slice(at, at + READS_PER_MESSAGE);
+    if (batch.length === 1) {
+      const [one] = batch;
+      (send(one!.job) as Promise<Uint8Array>).then(one!.resolve, one!.reject);
+      continue;
+    }
+    const job: ReadsJob = { op: 'reads', reads: batch.map((q) => q.job) };
+    (send(job) as Promise<ReadsAnswer>).then((a) => {
+      batch.forEach((q, i) => {
+        const bytes = a.data[i];
+        if (bytes === null || bytes === undefined) q.reject(ioError(a.errors[i], a.errnos[i]));
+        else q.resolve(bytes);
+      });
+    }, (err: Error) => { for (const q of batch) q.reject(err); });
+  }
 }
 
 /** True when every worker is backed up (or stuck): work that can go another way should. */

@@ -39,12 +39,25 @@ export interface ReadJob {
   guard?: { format: string; root: string };
 }
 
+/** Several {@link ReadJob}s in one message (io-pool.ts batches the reads asked for in one turn of the event loop). */
+export interface ReadsJob {
+  op: 'reads';
+  reads: ReadJob[];
+}
+
+/** Answer of a {@link ReadsJob}: per read, its bytes, or null with the error code (and errno) it failed with. */
+export interface ReadsAnswer {
+  data: (Uint8Array | null)[];
+  errors: (string | null)[];
+  errnos: (number | null)[];
+}
+
 /** Error codes of a {@link ReadJob} whose file and drive format are absent. */
 export const DRIVE_UNFORMATTED = 'DRIVE_UNFORMATTED';
 export const DRIVE_MISSING = 'DRIVE_MISSING';
 
 /** Every job a drive I/O worker runs. */
-export type IoJob = ScanJob | ChildrenJob | ReadJob;
+export type IoJob = ScanJob | ChildrenJob | ReadJob | ReadsJob;
 
 /** Answer of a {@link ChildrenJob}: status per child, metadata bytes concatenated. */
 export interface ChildrenAnswer {
@@ -165,6 +178,13 @@ function read(job) {
   data.set(scratch.subarray(0, len));
   return data;
 }
+function reads(job) {
+  const data = [], errors = [], errnos = [];
+  for (const one of job.reads) {
+    try { data.push(read(one)); errors.push(null); errnos.push(null); } catch (e) { data.push(null); errors.push(String(e.code || e.message)); errnos.push(e.errno ?? null); }
+  }
+  return { data, errors, errnos };
+}
 parentPort.on('message', (m) => {
   let value, error, errno, transfer = [];
   try {
@@ -175,6 +195,7 @@ parentPort.on('message', (m) => {
         transfer = [value.status.buffer, value.children.buffer, value.offsets.buffer, value.data.buffer];
         break;
       case 'read': value = read(m.job); transfer = [value.buffer]; break;
+      case 'reads': value = reads(m.job); transfer = value.data.filter((d) => d !== null).map((d) => d.buffer); break;
       default: error = 'EINVAL';
     }
   } catch (e) { error = String(e.code || e.message); errno = e.errno; value = undefined; transfer = []; }

@@ -192,7 +192,11 @@ test('with the I/O workers backed up, metadata reads go through libuv and map er
   execFileSync('mkfifo', [fifo]);
   warmIoPool();
   const hung: Promise<unknown>[] = [];
-  for (let i = 0; i < 4; i++) hung.push(runIoJob({ op: 'read', path: fifo }));
+  for (let i = 0; i < 4; i++) {
+    hung.push(runIoJob({ op: 'read', path: fifo }));
+    // Reads asked for in one turn share a message (io-pool.ts): one turn each spreads them over the workers.
+    await new Promise((r) => setImmediate(r));
+  }
   // Backed up is a matter of time (io-pool.ts BACKLOG_MS): the oldest job of each worker waits long enough.
   for (let i = 0; i < 200 && !ioPoolSaturated(); i++) await new Promise((r) => setTimeout(r, 5));
   assert.equal(ioPoolSaturated(), true);
