@@ -43,6 +43,9 @@ export function percentDecode(s: string): Buffer | undefined {
   return Buffer.concat(parts);
 }
 
+/** A path made of unreserved characters and '/' only. */
+const PLAIN_PATH = /^[A-Za-z0-9\-._~/]*$/;
+
 /**
  * Canonical URI candidates for a raw request path, most likely first. S3 neither normalizes the path nor
  * double-encodes it, so a client that encoded its path the canonical way signed exactly what it sent (1).
@@ -51,6 +54,9 @@ export function percentDecode(s: string): Buffer | undefined {
  */
 export function canonicalUriCandidates(rawPath: string): string[] {
   const raw = rawPath === '' ? '/' : rawPath;
+  // Unreserved characters and '/' only (most keys): already its own UriEncode, nothing to decode (issue 9: this
+  // function's buffers were ~7 % of a 4 KiB GET's signature check).
+  if (PLAIN_PATH.test(raw)) return [raw];
   const segments = raw.split('/');
   const reencoded: string[] = [];
   for (const seg of segments) {
