@@ -77,10 +77,12 @@ export const s3Plugin: FastifyPluginAsync<S3PluginOptions> = async (app, opts) =
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
 
-  app.addHook('onRequest', async (_request, reply) => {
+  // A callback hook, not an async one: no promise per request on the hot path (fastify's hooks docs).
+  app.addHook('onRequest', (_request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, newRequestId());
     reply.header(HOST_ID_HEADER, newHostId());
     reply.header('server', SERVER_NAME);
+    done();
   });
 
   app.setErrorHandler((err, request, reply) => sendS3Error(request, reply, err));
