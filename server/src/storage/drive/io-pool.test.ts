@@ -31,8 +31,8 @@ test('a read job answers the whole file, and the error code when it cannot', asy
 test('reads asked for in one turn are answered each with its own bytes or error, in any number', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'svc-iopool-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
-  // More than one message's worth (READS_PER_MESSAGE is 8), with failures among them.
-  const n = 21;
+  // More than two messages' worth (READS_PER_MESSAGE is 32), with failures among them.
+  const n = 70;
   for (let i = 0; i < n; i++) if (i % 3 !== 0) await writeFile(join(dir, `f${i}`), `file ${i}`);
   const results = await Promise.allSettled(Array.from({ length: n }, (_, i) => runIoJob({ op: 'read', path: join(dir, `f${i}`) })));
   results.forEach((r, i) => {
