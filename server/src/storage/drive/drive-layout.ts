@@ -88,7 +88,9 @@ export class DriveLayout {
     let dir = this.volumeDir(volume);
     const named: { dir: string; original: string }[] = [];
     for (const seg of encodeKey(key)) {
-      dir = join(dir, seg.name);
+      // Encoded names never hold '/' and are never '.' or '..' (object-path.ts), and volumeDir is normalized: a plain
+      // concatenation is what join would return, without its normalizing scan (~2 % of a 4 KiB GET, issue 9).
+      dir = `${dir}/${seg.name}`;
       if (seg.original !== undefined) named.push({ dir, original: seg.original });
     }
     return { dir, named };

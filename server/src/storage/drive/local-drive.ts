@@ -330,7 +330,7 @@ export class LocalDrive implements Drive {
   }
 
   async readMeta(volume: string, key: string): Promise<Buffer> {
-    const path = join(this.#l.objectDir(volume, key).dir, META_FILE);
+    const path = `${this.#l.objectDir(volume, key).dir}/${META_FILE}`;
     if (ioPoolSaturated()) {
       // Workers backed up (cold reads, many drives): libuv's threads keep the reads parallel (io-pool.ts).
       try {
