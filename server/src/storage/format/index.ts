@@ -12,3 +12,4 @@ export {
 export type { BucketConfigEntry, BucketRecord, PartRecord, UploadRecord } from './sys-records.js';
 export type { ObjectLockMeta } from './object-lock-meta.js';
 export { recordWriteId } from './record-probe.js';
+export { envelopeLayout } from './envelope.js';

@@ -6,9 +6,21 @@ import {
 } from './object-meta.js';
 import type { ObjectMeta, ObjectRecord } from './object-meta.js';
 import { CorruptRecordError } from './format-errors.js';
+import { envelopeLayout } from './envelope.js';
 
 const FIXTURE_V1 = new URL('./testdata/object-meta-v1.bin', import.meta.url);
 const FIXTURE_V2 = new URL('./testdata/object-meta-v2.bin', import.meta.url);
+
+/**
+ * `encoded` (written now: a checked record) holds the same msgpack body as `fixture` (written by an earlier release,
+ * unchecked), for the record version `version`: the on-disk layout changed by the CRC trailer only.
+ */
+function assertSameBody(encoded: Buffer, fixture: Buffer, version: number): void {
+  assert.deepEqual(envelopeLayout(fixture), { version, bodyEnd: fixture.length }, 'the fixture predates the CRC');
+  assert.deepEqual(envelopeLayout(encoded), { version, bodyEnd: encoded.length - 4 });
+  assert.deepEqual(encoded.subarray(0, 4), fixture.subarray(0, 4));
+  assert.deepEqual(encoded.subarray(6, -4), fixture.subarray(6));
+}
 
 test('version 1 fixture decodes to the expected record', async () => {
   const meta = decodeObjectMeta(await readFile(FIXTURE_V1));
@@ -55,7 +67,7 @@ test('tags round-trip in order, any key allowed; untagged records carry no tags 
   assert.deepEqual(encodeObjectMeta({ ...base, tags: [] }), encodeObjectMeta(base));
 });
 
-test('a version 1 record decodes as one "null" object version and re-encodes byte for byte', async () => {
+test('a version 1 record decodes as one "null" object version and re-encodes to the same body, now CRC-checked', async () => {
   const bytes = await readFile(FIXTURE_V1);
   const rec = decodeObjectRecord(bytes);
   assert.equal(rec.key, 'photos/2024/../a b/ü.jpg');
@@ -65,7 +77,7 @@ test('a version 1 record decodes as one "null" object version and re-encodes byt
   assert.ok(!isDeleteMarker(v));
   assert.equal(v.versionId, NULL_VERSION_ID);
   assert.deepEqual(v.inline, Buffer.from('00112233', 'hex'));
-  assert.deepEqual(encodeObjectRecord(rec), bytes);
+  assertSameBody(encodeObjectRecord(rec), bytes, 1);
 });
 
 test('version 2 fixture (delete marker, object version, null version) decodes newest first', async () => {
@@ -87,7 +99,7 @@ test('version 2 fixture (delete marker, object version, null version) decodes ne
   assert.equal(nul.partCount, 1);
   assert.deepEqual(nul.user, { owner: 'bob' });
   assert.deepEqual(nul.inline, Buffer.from('aabb', 'hex'));
-  assert.deepEqual(encodeObjectRecord(rec), bytes);
+  assertSameBody(encodeObjectRecord(rec), bytes, 2);
   assert.equal(decodeObjectMeta(bytes).versionId, '3f8e2d1c-5a6b-4c7d-8e9f-0a1b2c3d4e5f');
 });
 
@@ -98,12 +110,12 @@ test('records with several versions, a lone marker or a lone non-null version ar
   };
   const lone: ObjectRecord = { key: 'k', writeId: 'w', versions: [base] };
   assert.deepEqual(decodeObjectRecord(encodeObjectRecord(lone)), lone);
-  assert.equal(encodeObjectRecord(lone).readUInt16LE(4), 2);
+  assert.equal(envelopeLayout(encodeObjectRecord(lone))?.version, 2);
   const marker: ObjectRecord = { key: 'k', writeId: 'w', versions: [{ deleteMarker: true, versionId: NULL_VERSION_ID, key: 'k', modTime: 3 }] };
   assert.deepEqual(decodeObjectRecord(encodeObjectRecord(marker)), marker);
   assert.throws(() => decodeObjectMeta(encodeObjectRecord(marker)), CorruptRecordError);
   const nul: ObjectRecord = { key: 'k', writeId: 'w', versions: [{ ...base, versionId: NULL_VERSION_ID }] };
-  assert.equal(encodeObjectRecord(nul).readUInt16LE(4), 1);
+  assert.equal(envelopeLayout(encodeObjectRecord(nul))?.version, 1);
   const empty = Buffer.from(encodeObjectRecord(lone));
   assert.throws(() => decodeObjectRecord(encodeObjectRecord({ key: 'k', writeId: 'w', versions: [] })), /missing versions/);
   assert.throws(() => decodeObjectRecord(empty.subarray(0, 12)), CorruptRecordError);
@@ -155,4 +167,22 @@ test('a version with part checksums, internal metadata and a lock keeps all thre
   for (const field of ['internal', 'lock']) assert.ok(!bytes.includes(Buffer.concat([Buffer.from([0xa0 | field.length]), Buffer.from(field)])), field);
   assert.ok(encodeObjectMeta(meta).includes(Buffer.concat([Buffer.from([0xa4]), Buffer.from('lock')])));
   assert.deepEqual(decodeObjectMeta(bytes), plainParts);
+});
+
+test('every single-bit flip of a record is a CorruptRecordError, never a record with other values', () => {
+  // The fault run's finding: a flip inside a stored checksum decoded fine and was served (envelope.ts).
+  const meta: ObjectMeta = {
+    versionId: '6f1e0a52-4c1d-4b53-9a0e-2f1f3c0b8f11', key: 'a/b', size: 4, etag: '0a1b2c3d', modTime: 1718000100000,
+    system: { 'content-type': 'text/plain' }, user: { owner: 'bob' }, checksums: { CRC32: '5seazA==' },
+    erasure: { k: 2, m: 2, blockSize: 1 << 20, index: 1, distribution: [1, 2, 3, 4] }, dataDir: null,
+    parts: [{ number: 1, size: 4, etag: '0a1b2c3d' }], inline: Buffer.from('00112233', 'hex'),
+  };
+  for (const good of [encodeObjectMeta(meta), encodeObjectRecord({ key: 'a/b', writeId: 'w', versions: [meta, { ...meta, versionId: 'x' }] })]) {
+    decodeObjectRecord(good);
+    for (let bit = 0; bit < good.length * 8; bit++) {
+      const bad = Buffer.from(good);
+      bad[bit >> 3] = bad[bit >> 3]! ^ (1 << (bit & 7));
+      assert.throws(() => decodeObjectRecord(bad), CorruptRecordError, `bit ${bit} of ${good.length * 8}`);
+    }
+  }
 });

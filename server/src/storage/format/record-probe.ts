@@ -1,3 +1,5 @@
+import { envelopeLayout } from './envelope.js';
+
 /**
  * Reads the write id of an object metadata record (object-meta.ts) without decoding it: the envelope's msgpack
  * map is walked and every value other than the write id is skipped by its length, nothing is materialized. The
@@ -87,10 +89,13 @@ function keyIs(b: Uint8Array, s: [number, number], ascii: string): boolean {
  * the bytes are not a well-formed record of a known version (the caller then decodes it and gets the error).
  */
 export function recordWriteId(bytes: Uint8Array): string | undefined {
-  if (bytes.length < HEADER + 1) return undefined;
+  const layout = envelopeLayout(bytes);
+  if (layout === undefined || layout.bodyEnd < HEADER + 1) return undefined;
+  // The msgpack body only (a checked record's CRC is the full decode's business: this compares write ids).
+  bytes = bytes.subarray(0, layout.bodyEnd);
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (v.getUint32(0, true) !== MAGIC) return undefined;
-  const version = v.getUint16(4, true);
+  const { version } = layout;
   // Version 1 stores the write id as `versionId`, version 2 as `writeId` (object-meta.ts).
   const field = version === SINGLE_VERSION ? 'versionId' : version === JOURNAL_VERSION ? 'writeId' : undefined;
   if (field === undefined) return undefined;
