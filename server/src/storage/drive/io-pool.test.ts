@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { closeSync, constants, openSync } from 'node:fs';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,4 +72,40 @@ test('a worker stuck on a hung drive gets no new jobs: other reads still answer,
   for (const h of hung) assert.equal((await h).byteLength, 0);
   for (let i = 0; i < 50 && ioPoolSize() > before; i++) await new Promise((r) => setTimeout(r, 20));
   assert.equal(ioPoolSize(), before, 'the extra workers went once idle');
+});
+
+test('a read on a hung drive does not hold the other reads of its message: after STUCK_MS they answer through libuv', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-iopool-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const fifo = join(dir, 'hung');
+  execFileSync('mkfifo', [fifo]);
+  await writeFile(join(dir, 'ok'), 'fine');
+  await writeFile(join(dir, 'format.json'), '{}');
+  warmIoPool();
+  // Asked for in one turn: one message, the hung read first.
+  const hung = runIoJob({ op: 'read', path: fifo });
+  const ok = runIoJob({ op: 'read', path: join(dir, 'ok') });
+  const absent = runIoJob({ op: 'read', path: join(dir, 'absent'), guard: { format: join(dir, 'format.json'), root: dir } });
+  const gone = runIoJob({ op: 'read', path: join(dir, 'gone', 'x'), guard: { format: join(dir, 'gone', 'f'), root: join(dir, 'gone') } });
+  const t0 = performance.now();
+  const [okR, absentR, goneR] = await Promise.allSettled([ok, absent, gone]);
+  const took = performance.now() - t0;
+  assert.equal(okR.status === 'fulfilled' && Buffer.from(okR.value).toString(), 'fine');
+  const code = (r: PromiseSettledResult<unknown>): unknown => (r.status === 'rejected' ? (r.reason as NodeJS.ErrnoException).code : 'answered');
+  assert.equal(code(absentR), 'ENOENT', 'the same codes as the worker: the drive is there');
+  assert.equal(code(goneR), DRIVE_MISSING, 'the same codes as the worker: the drive is gone');
+  assert.ok(took >= STUCK_MS * 0.9, `held by the hung read first (${Math.round(took)} ms): the rescue is what answered`);
+  assert.ok(took < STUCK_MS + 4_000, `answered ${Math.round(took)} ms after asking, not never`);
+  // Release both readers of the FIFO (the worker's and libuv's): each writer that comes and goes ends the opens
+  // blocked at that moment.
+  let settled = false;
+  void hung.then(() => { settled = true; }, () => { settled = true; });
+  const until = (): boolean => settled && performance.now() - t0 > took + 300;
+  while (!until()) {
+    try { closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK)); } catch { /* no reader at this moment */ }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  // Whichever reader of the FIFO answered first settled it (the worker reads it as empty; libuv's positional read
+  // of a pipe fails with ESPIPE): released either way, nothing left blocked.
+  assert.ok(settled);
 });

@@ -14,8 +14,10 @@
  * running for more than STUCK_MS gets no new jobs, and when every worker is stuck another is started (up to
  * MAX_POOL), so the drives that still answer keep answering.
  */
+import { access, stat } from 'node:fs/promises';
 import { JobWorker, type JobReply } from '../../common/index.js';
-import { WORKER_SOURCE, type ChildrenAnswer, type ChildrenJob, type IoJob, type ReadJob, type ReadsAnswer, type ReadsJob, type ScanAnswer, type ScanJob } from './io-worker-source.js';
+import { readSmallFile } from './local-shard-io.js';
+import { DRIVE_MISSING, DRIVE_UNFORMATTED, WORKER_SOURCE, type ChildrenAnswer, type ChildrenJob, type IoJob, type ReadJob, type ReadsAnswer, type ReadsJob, type ScanAnswer, type ScanJob } from './io-worker-source.js';
 
 /** Workers started up front and kept: two keep both cores busy without a queue building up behind one. */
 const POOL_SIZE = 2;
@@ -134,13 +136,61 @@ function flushReads(): void {
       continue;
     }
     const job: ReadsJob = { op: 'reads', reads: batch.map((q) => q.job) };
+    const entry: PostedBatch = { posted: performance.now(), batch, rescued: false };
+    watch(entry);
     (send(job) as Promise<ReadsAnswer>).then((a) => {
       batch.forEach((q, i) => {
         const bytes = a.data[i];
         if (bytes === null || bytes === undefined) q.reject(ioError(a.errors[i], a.errnos[i]));
         else q.resolve(bytes);
       });
-    }, (err: Error) => { for (const q of batch) q.reject(err); });
+    }, (err: Error) => { for (const q of batch) q.reject(err); }).finally(() => posted.delete(entry));
+  }
+}
+
+/**
+ * A message mixes the reads of every drive, so one read on a hung drive would hold the others of its message
+ * forever. Messages unanswered after STUCK_MS have their reads done again through libuv's threads (readAround):
+ * the healthy drives' reads answer, the hung one waits there instead of in the worker (a promise settles once, so
+ * whichever answer comes first is the one used).
+ */
+interface PostedBatch {
+  posted: number;
+  batch: QueuedRead[];
+  rescued: boolean;
+}
+
+const posted = new Set<PostedBatch>();
+let sweeper: NodeJS.Timeout | undefined;
+
+function watch(entry: PostedBatch): void {
+  posted.add(entry);
+  if (sweeper !== undefined) return;
+  // Never holds the process open; a sweep costs nothing while no message is that old.
+  sweeper = setInterval(rescueStuck, STUCK_MS / 4);
+  sweeper.unref();
+}
+
+function rescueStuck(): void {
+  const now = performance.now();
+  for (const entry of posted) {
+    if (entry.rescued || now - entry.posted < STUCK_MS) continue;
+    entry.rescued = true;
+    for (const q of entry.batch) readAround(q.job).then(q.resolve, q.reject);
+  }
+}
+
+/** A ReadJob done through fs/promises, with the same error codes as the worker's (io-worker-source.ts ReadJob.guard). */
+async function readAround(job: ReadJob): Promise<Uint8Array> {
+  try {
+    return await readSmallFile(job.path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (job.guard === undefined || (code !== 'ENOENT' && code !== 'ENOTDIR')) throw err;
+    const state = await access(job.guard.format).then(() => null, () => stat(job.guard!.root).then(
+      (st) => (st.isDirectory() ? DRIVE_UNFORMATTED : DRIVE_MISSING), () => DRIVE_MISSING,
+    ));
+    throw state === null ? err : ioError(state, undefined);
   }
 }
 
