@@ -13,6 +13,9 @@
  * A worker stuck on a hung drive must not take the other drives' jobs with it: a worker whose oldest job has been
  * running for more than STUCK_MS gets no new jobs, and when every worker is stuck another is started (up to
  * MAX_POOL), so the drives that still answer keep answering.
+ *
+ * Metadata reads asked for in one turn of the event loop share one message (READS_PER_MESSAGE), and a message
+ * still unanswered after STUCK_MS has its reads done again through libuv (rescueStuck), both below.
  */
 import { access, stat } from 'node:fs/promises';
 import { JobWorker, type JobReply } from '../../common/index.js';
