@@ -12,7 +12,7 @@ export const ERROR_CODES = {
   ERR_BUCKET_NOT_EMPTY: 'The bucket still holds objects or in-progress uploads.',
   ERR_BUCKET_NOT_FOUND: 'The bucket does not exist.',
   ERR_CONFIG: 'A setting (flag, environment variable or file) is invalid.',
-  ERR_CORRUPT_RECORD: 'An on-disk record (format or metadata) cannot be decoded.',
+  ERR_CORRUPT_RECORD: 'An on-disk record (format or metadata) cannot be decoded, or fails its CRC32C.',
   ERR_DISK_FAULTY: 'A drive answered with an I/O error.',
   ERR_DISK_FULL: 'A drive has no space left.',
   ERR_DISK_NOT_FOUND: 'A drive is offline or its root is missing.',
