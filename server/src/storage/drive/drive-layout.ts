@@ -20,6 +20,21 @@ export function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
 }
 
+/** Whether a drive is there: its format file present ('ok'), its root a directory without one, or neither. */
+export async function rootState(guard: { format: string; root: string }): Promise<'ok' | 'missing' | 'unformatted'> {
+  try {
+    await access(guard.format);
+    return 'ok';
+  } catch {
+    try {
+      const s = await stat(guard.root);
+      return s.isDirectory() ? 'unformatted' : 'missing';
+    } catch {
+      return 'missing';
+    }
+  }
+}
+
 /**
  * Where things are on a local drive (volume, object, key and system paths, all checked) and how a failed fs call
  * becomes a typed drive error: what LocalDrive (local-drive.ts) and its listing calls (local-listing.ts) share.
@@ -59,18 +74,8 @@ export class DriveLayout {
     return err instanceof Error ? err : new FaultyDiskError(this.endpoint, String(err));
   }
 
-  async rootState(): Promise<'ok' | 'missing' | 'unformatted'> {
-    try {
-      await access(this.guard.format);
-      return 'ok';
-    } catch {
-      try {
-        const s = await stat(this.root);
-        return s.isDirectory() ? 'unformatted' : 'missing';
-      } catch {
-        return 'missing';
-      }
-    }
+  rootState(): Promise<'ok' | 'missing' | 'unformatted'> {
+    return rootState(this.guard);
   }
 
   volumeDir(volume: string): string {

@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
@@ -8,9 +8,27 @@ import { join } from 'node:path';
 import { ioPoolSize, runIoJob, STUCK_MS, warmIoPool } from './io-pool.js';
 import { DRIVE_MISSING, DRIVE_UNFORMATTED } from './io-worker-source.js';
 
-test('a read job answers the whole file, and the error code when it cannot', async (t) => {
+/** A fresh directory, removed after the test. */
+async function tempDir(t: TestContext): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-iopool-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/**
+ * A directory standing for a drive with one file that never answers: opening a FIFO for reading blocks until a
+ * writer comes. Beside it, `ok` reads as 'fine'.
+ */
+async function hungDrive(t: TestContext): Promise<{ dir: string; fifo: string }> {
+  const dir = await tempDir(t);
+  const fifo = join(dir, 'hung');
+  execFileSync('mkfifo', [fifo]);
+  await writeFile(join(dir, 'ok'), 'fine');
+  return { dir, fifo };
+}
+
+test('a read job answers the whole file, and the error code when it cannot', async (t) => {
+  const dir = await tempDir(t);
   const big = Buffer.alloc(200_000);
   for (let i = 0; i < big.length; i++) big[i] = i % 251;
   await writeFile(join(dir, 'big'), big);
@@ -30,8 +48,7 @@ test('a read job answers the whole file, and the error code when it cannot', asy
 });
 
 test('reads asked for in one turn are answered each with its own bytes or error, in any number', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-iopool-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
+  const dir = await tempDir(t);
   // More than two messages' worth (READS_PER_MESSAGE is 32), with failures among them.
   const n = 70;
   for (let i = 0; i < n; i++) if (i % 3 !== 0) await writeFile(join(dir, `f${i}`), `file ${i}`);
@@ -43,12 +60,7 @@ test('reads asked for in one turn are answered each with its own bytes or error,
 });
 
 test('a worker stuck on a hung drive gets no new jobs: other reads still answer, and the pool shrinks back', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-iopool-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
-  // Opening a FIFO for reading blocks until a writer comes: a drive that does not answer.
-  const fifo = join(dir, 'hung');
-  execFileSync('mkfifo', [fifo]);
-  await writeFile(join(dir, 'ok'), 'fine');
+  const { dir, fifo } = await hungDrive(t);
   warmIoPool();
   const before = ioPoolSize();
   const hung: Promise<Uint8Array>[] = [];
@@ -75,11 +87,7 @@ test('a worker stuck on a hung drive gets no new jobs: other reads still answer,
 });
 
 test('a read on a hung drive does not hold the other reads of its message: after STUCK_MS they answer through libuv', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-iopool-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
-  const fifo = join(dir, 'hung');
-  execFileSync('mkfifo', [fifo]);
-  await writeFile(join(dir, 'ok'), 'fine');
+  const { dir, fifo } = await hungDrive(t);
   await writeFile(join(dir, 'format.json'), '{}');
   warmIoPool();
   // Asked for in one turn: one message, the hung read first.

@@ -17,8 +17,8 @@
  * Metadata reads asked for in one turn of the event loop share one message (READS_PER_MESSAGE), and a message
  * still unanswered after STUCK_MS has its reads done again through libuv (rescueStuck), both below.
  */
-import { access, stat } from 'node:fs/promises';
 import { JobWorker, type JobReply } from '../../common/index.js';
+import { rootState } from './drive-layout.js';
 import { readSmallFile } from './local-shard-io.js';
 import { DRIVE_MISSING, DRIVE_UNFORMATTED, WORKER_SOURCE, type ChildrenAnswer, type ChildrenJob, type IoJob, type ReadJob, type ReadsAnswer, type ReadsJob, type ScanAnswer, type ScanJob } from './io-worker-source.js';
 
@@ -134,12 +134,13 @@ function flushReads(): void {
   for (let at = 0; at < all.length; at += READS_PER_MESSAGE) {
     const batch = all.slice(at, at + READS_PER_MESSAGE);
     if (batch.length === 1) {
+      // Alone in its message: nothing else for a hung read to hold up, so no rescue either.
       const [one] = batch;
       (send(one!.job) as Promise<Uint8Array>).then(one!.resolve, one!.reject);
       continue;
     }
     const job: ReadsJob = { op: 'reads', reads: batch.map((q) => q.job) };
-    const entry: PostedBatch = { posted: performance.now(), batch, rescued: false };
+    const entry: PostedBatch = { posted: performance.now(), batch };
     watch(entry);
     (send(job) as Promise<ReadsAnswer>).then((a) => {
       batch.forEach((q, i) => {
@@ -160,9 +161,9 @@ function flushReads(): void {
 interface PostedBatch {
   posted: number;
   batch: QueuedRead[];
-  rescued: boolean;
 }
 
+/** Messages not yet answered nor rescued. */
 const posted = new Set<PostedBatch>();
 let sweeper: NodeJS.Timeout | undefined;
 
@@ -177,8 +178,9 @@ function watch(entry: PostedBatch): void {
 function rescueStuck(): void {
   const now = performance.now();
   for (const entry of posted) {
-    if (entry.rescued || now - entry.posted < STUCK_MS) continue;
-    entry.rescued = true;
+    // In posting order: the first one too young to rescue is followed by younger ones only.
+    if (now - entry.posted < STUCK_MS) break;
+    posted.delete(entry);
     for (const q of entry.batch) readAround(q.job).then(q.resolve, q.reject);
   }
 }
@@ -190,10 +192,8 @@ async function readAround(job: ReadJob): Promise<Uint8Array> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (job.guard === undefined || (code !== 'ENOENT' && code !== 'ENOTDIR')) throw err;
-    const state = await access(job.guard.format).then(() => null, () => stat(job.guard!.root).then(
-      (st) => (st.isDirectory() ? DRIVE_UNFORMATTED : DRIVE_MISSING), () => DRIVE_MISSING,
-    ));
-    throw state === null ? err : ioError(state, undefined);
+    const state = await rootState(job.guard);
+    throw state === 'ok' ? err : ioError(state === 'unformatted' ? DRIVE_UNFORMATTED : DRIVE_MISSING, undefined);
   }
 }
 

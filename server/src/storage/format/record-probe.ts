@@ -88,11 +88,11 @@ function keyIs(b: Uint8Array, s: [number, number], ascii: string): boolean {
  * The write id of an object metadata record (what decodeObjectRecord returns as `writeId`), or undefined when
  * the bytes are not a well-formed record of a known version (the caller then decodes it and gets the error).
  */
-export function recordWriteId(bytes: Uint8Array): string | undefined {
-  const layout = envelopeLayout(bytes);
+export function recordWriteId(record: Uint8Array): string | undefined {
+  const layout = envelopeLayout(record);
   if (layout === undefined || layout.bodyEnd < HEADER + 1) return undefined;
-  // The msgpack body only (a checked record's CRC is the full decode's business: this compares write ids).
-  bytes = bytes.subarray(0, layout.bodyEnd);
+  // Header and msgpack body (a checked record's CRC is the full decode's business: this compares write ids).
+  const bytes = record.subarray(0, layout.bodyEnd);
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (v.getUint32(0, true) !== MAGIC) return undefined;
   const { version } = layout;
