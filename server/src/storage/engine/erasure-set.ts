@@ -182,17 +182,23 @@ export class ErasureSet {
 
   /**
    * Picks the newest record held by at least its read quorum (K) of drives.
-   * Throws ObjectNotFoundError when no record can reach K even counting unreachable drives,
-   * InsufficientReadQuorumError when it might but too few drives answered.
+   * Throws ObjectNotFoundError only when absence is proven: no record can reach K even counting unreachable
+   * drives, and more drives answered "not found" than a committed record leaves without it (n − write quorum).
+   * A commit replaces a drive's record, it never removes one, so while an overwrite is in flight the drives hold
+   * the old or the new record and few answer "not found"; counting the groups alone answered NoSuchKey for an
+   * object being overwritten while some drives were unreachable (fault run, seed 335142602).
+   * Anything else without a quorum is InsufficientReadQuorumError.
    */
   pickQuorum(bucket: string, key: string, results: readonly DriveResult<ObjectRecord>[]): QuorumRecord {
     const groups = new Map<string, { meta: ObjectRecord; idx: number[] }>();
     let unknown = 0;
+    let notFound = 0;
     let volumeMissing = 0;
     results.forEach((r, i) => {
       if (!r.ok) {
         if (r.error instanceof VolumeNotFoundError) volumeMissing++;
-        else if (!(r.error instanceof FileNotFoundError)) unknown++;
+        else if (r.error instanceof FileNotFoundError) notFound++;
+        else unknown++;
         return;
       }
       const g = groups.get(r.value.writeId);
@@ -201,15 +207,18 @@ export class ErasureSet {
     });
     let best: { meta: ObjectRecord; idx: number[] } | undefined;
     let largest = 0;
+    let fewestWriters = this.writeQuorum;
     for (const g of groups.values()) {
       largest = Math.max(largest, g.idx.length);
-      if (g.idx.length < readQuorum(recordK(g.meta, this.k))) continue;
+      const k = recordK(g.meta, this.k);
+      fewestWriters = Math.min(fewestWriters, writeQuorum(k, this.n - k));
+      if (g.idx.length < readQuorum(k)) continue;
       const t = recordTime(g.meta);
       const bt = best === undefined ? 0 : recordTime(best.meta);
       if (best === undefined || t > bt || (t === bt && g.meta.writeId > best.meta.writeId)) best = g;
     }
     if (best === undefined) {
-      if (largest + unknown < this.readQuorum) {
+      if (largest + unknown < this.readQuorum && notFound + volumeMissing > this.n - fewestWriters) {
         if (volumeMissing > 0 && volumeMissing >= results.length - unknown) throw new BucketNotFoundError(bucket);
         throw new ObjectNotFoundError(bucket, key);
       }
@@ -233,12 +242,12 @@ export class ErasureSet {
     try {
       q = this.pickQuorum(bucket, key, results);
     } catch (err) {
-      // Only a disagreement is retried: enough drives answered (records or "not found") but no record reached
-      // quorum. Too few drives answering is an outage, answered at once (no lock wait, and the lock may be
-      // unreachable for the same reason).
-      const answered = results.filter((r) => r.ok || r.error instanceof FileNotFoundError).length;
+      // Records were read but none reached quorum: a commit may be in flight, also while some drives are
+      // unreachable (their unknown answers are what kept the fault run's overwrite below quorum), so read again
+      // once it is done. No record at all is answered at once; so is a lock that cannot be had (too few lockers
+      // reachable fails fast, cluster/lock/dist-locker.ts).
       const split = (err instanceof ObjectNotFoundError || err instanceof InsufficientReadQuorumError)
-        && results.some((r) => r.ok) && answered >= this.readQuorum;
+        && results.some((r) => r.ok);
       if (!split) throw err;
       let unlock: Unlock;
       try {
