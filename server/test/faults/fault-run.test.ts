@@ -5,9 +5,9 @@
  * in shard files and in xl.meta records, a full drive (a 64 MiB tmpfs filled up) and a drive directory renamed
  * away and back. Once every node is back and ready, the checker (checker.ts) verifies the history: no lost
  * acknowledged write, no corrupt or half-written content (after recovery or in any read during the run), listings
- * that agree with reads. Reads during the run that answered an already-replaced state (NoSuchKey for an existing
- * object, see checker.ts) are engine bugs this run found; they are printed with their history, not asserted, so
- * that the run guards what it promises (lost = 0, corrupt = 0) without failing on those until they are fixed.
+ * that agree with reads, and no NoSuchKey for an object being overwritten (an engine bug this run found twice:
+ * storage/engine/read-during-overwrite.test.ts). Other stale reads during the run are printed with their
+ * history, not asserted.
  * The seed is printed; SVC_FAULT_SEED=<seed> replays the same fault schedule and client choices.
  */
 import { test } from 'node:test';
