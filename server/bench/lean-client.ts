@@ -1,12 +1,14 @@
 /**
- * A lean S3 client for the benchmark's hot loops: node:http with keep-alive and SigV4 header signing with
+ * A lean S3 client for the benchmark's hot loops: an undici Pool (keep-alive) and SigV4 header signing with
  * UNSIGNED-PAYLOAD (https://docs.aws.amazon.com/AmazonS3/latest/API/sig-v4-header-based-auth.html), nothing else.
  * Why not the AWS SDK here: its middleware stack costs ~0.3 ms of CPU per request on this 2-vCPU machine, where
  * client and server share the cores, so at 4 KiB it measured the SDK rather than the server (the issue's peer
- * figures come from a lean harness too). The SDK still drives the multipart scenario (lib-storage, as apps use it).
+ * figures come from a lean harness too). Why undici rather than node:http: 0.064 against 0.084–0.087 ms of client
+ * CPU per 4 KiB GET at 16 in flight (`npm run bench:get`, interleaved), CPU the server shares. Peers measured with
+ * `--endpoint` get the same client. The SDK still drives the multipart scenario (lib-storage, as apps use it).
  */
-import { Agent, request, type IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
+import { Pool, type Dispatcher } from 'undici';
 import { canonicalRequest, stringToSign } from '../src/auth/sigv4/canonical-request.js';
 import { uriEncode } from '../src/auth/sigv4/encoding.js';
 import { deriveSigningKey, hmacHex } from '../src/auth/sigv4/signing-key.js';
@@ -27,7 +29,7 @@ export class LeanS3 {
   readonly #url: URL;
   readonly #accessKey: string;
   readonly #secret: string;
-  readonly #agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  readonly #pool: Pool;
   #day = '';
   #key: Buffer = Buffer.alloc(0);
 
@@ -35,6 +37,7 @@ export class LeanS3 {
     this.#url = new URL(endpoint);
     this.#accessKey = accessKey;
     this.#secret = secretKey;
+    this.#pool = new Pool(this.#url.origin, { connections: 256 });
   }
 
   #sign(method: string, path: string, query: string, extra: Record<string, string>): Record<string, string> {
@@ -54,32 +57,20 @@ export class LeanS3 {
   }
 
   /** Sends one request; `body` is a Buffer or a stream of `size` bytes. Rejects on a non-2xx status. */
-  send(method: string, bucket: string, key: string, opts: { query?: string; body?: Buffer | Readable; size?: number; text?: boolean } = {}): Promise<LeanResponse> {
+  async send(method: string, bucket: string, key: string, opts: { query?: string; body?: Buffer | Readable; size?: number; text?: boolean } = {}): Promise<LeanResponse> {
     const path = `/${uriEncode(bucket)}${key === '' ? '' : `/${uriEncode(key, true)}`}`;
     const query = opts.query ?? '';
     const size = opts.body === undefined ? 0 : Buffer.isBuffer(opts.body) ? opts.body.length : opts.size ?? 0;
     const extra: Record<string, string> = method === 'PUT' || method === 'POST' ? { 'content-length': String(size) } : {};
     const headers = this.#sign(method, path, query, extra);
-    return new Promise((resolve, reject) => {
-      const req = request({
-        host: this.#url.hostname, port: this.#url.port, method, path: query === '' ? path : `${path}?${query}`, headers, agent: this.#agent,
-      }, (res: IncomingMessage) => {
-        let bytes = 0;
-        const parts: Buffer[] = [];
-        res.on('data', (c: Buffer) => { bytes += c.length; if (opts.text === true || (res.statusCode ?? 0) >= 300) parts.push(c); });
-        res.on('end', () => {
-          const text = Buffer.concat(parts).toString('utf8');
-          const status = res.statusCode ?? 0;
-          if (status >= 300) reject(new Error(`${method} ${path}?${query}: HTTP ${status} ${text.slice(0, 300)}`));
-          else resolve({ status, bytes, text: opts.text === true ? text : '' });
-        });
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      if (opts.body === undefined) req.end();
-      else if (Buffer.isBuffer(opts.body)) req.end(opts.body);
-      else opts.body.pipe(req);
-    });
+    const res = await this.#pool.request({ method: method as Dispatcher.HttpMethod, path: query === '' ? path : `${path}?${query}`, headers, body: opts.body });
+    let bytes = 0;
+    const parts: Buffer[] = [];
+    const keep = opts.text === true || res.statusCode >= 300;
+    for await (const c of res.body as AsyncIterable<Buffer>) { bytes += c.length; if (keep) parts.push(c); }
+    const text = keep ? Buffer.concat(parts).toString('utf8') : '';
+    if (res.statusCode >= 300) throw new Error(`${method} ${path}?${query}: HTTP ${res.statusCode} ${text.slice(0, 300)}`);
+    return { status: res.statusCode, bytes, text: opts.text === true ? text : '' };
   }
 
   put(bucket: string, key: string, body: Buffer | Readable, size?: number): Promise<LeanResponse> {
@@ -102,6 +93,6 @@ export class LeanS3 {
   }
 
   destroy(): void {
-    this.#agent.destroy();
+    void this.#pool.destroy();
   }
 }
