@@ -11,30 +11,39 @@
  * plus unknown answers still counted as "no record can reach quorum" → NoSuchKey, even after the retry. Fixed
  * in ErasureSet.pickQuorum: "not found" needs more drives answering "not found" than a commit leaves out.
  */
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { openStorage } from '../index.js';
+import { openStorage, type Storage } from '../index.js';
 
-test('an object being overwritten never reads as absent', async (t) => {
-  const root = await mkdtemp(join(tmpdir(), 'svc-repro-'));
+/**
+ * Storage on 8 drives, EC:2 (read quorum 6, write quorum 6: a committed record is missing from at most 2 drives),
+ * bucket `b` made; `put(key)` writes 200 KiB of random bytes.
+ */
+async function eightDrives(t: TestContext): Promise<{ root: string; paths: string[]; st: Storage; put(key: string): Promise<void> }> {
+  const root = await mkdtemp(join(tmpdir(), 'svc-split-'));
   t.after(() => rm(root, { recursive: true, force: true }));
   const paths = Array.from({ length: 8 }, (_, i) => join(root, `d${i + 1}`));
   for (const p of paths) await mkdir(p);
   const st = await openStorage({ sets: [paths], parity: 2, driveCheckIntervalMs: 3_600_000 });
   t.after(() => st.close());
   await st.makeBucket('b');
-  const put = (): Promise<unknown> => {
+  const put = async (key: string): Promise<void> => {
     const body = randomBytes(200 * 1024);
-    return st.putObject('b', 'k', Readable.from([body]), { size: body.length, metadata: { system: {}, user: {} } });
+    await st.putObject('b', key, Readable.from([body]), { size: body.length, metadata: { system: {}, user: {} } });
   };
-  await put();
+  return { root, paths, st, put };
+}
+
+test('an object being overwritten never reads as absent', async (t) => {
+  const { st, put } = await eightDrives(t);
+  await put('k');
   let stop = false;
-  const writer = (async () => { while (!stop) await put(); })();
+  const writer = (async () => { while (!stop) await put('k'); })();
   let absent = 0;
   let reads = 0;
   const until = Date.now() + 5_000;
@@ -55,18 +64,7 @@ test('an object being overwritten never reads as absent', async (t) => {
 const objDir = (root: string, bucket: string, key: string): string => join(root, bucket, `+${key}`);
 
 test('a half-committed overwrite with drives not answering is unavailable, never absent; a dangling record is absent', async (t) => {
-  const root = await mkdtemp(join(tmpdir(), 'svc-split-'));
-  t.after(() => rm(root, { recursive: true, force: true }));
-  const paths = Array.from({ length: 8 }, (_, i) => join(root, `d${i + 1}`));
-  for (const p of paths) await mkdir(p);
-  // 8 drives, EC:2: read quorum 6, write quorum 6, so a committed record is missing from at most 2 drives.
-  const st = await openStorage({ sets: [paths], parity: 2, driveCheckIntervalMs: 3_600_000 });
-  t.after(() => st.close());
-  await st.makeBucket('b');
-  const put = async (key: string): Promise<void> => {
-    const body = randomBytes(200 * 1024);
-    await st.putObject('b', key, Readable.from([body]), { size: body.length, metadata: { system: {}, user: {} } });
-  };
+  const { root, paths, st, put } = await eightDrives(t);
 
   // The state an overwrite leaves mid-commit: drives 1-3 still hold the old version, 4-8 the new one.
   await put('k');
