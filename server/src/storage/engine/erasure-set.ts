@@ -242,12 +242,13 @@ export class ErasureSet {
     try {
       q = this.pickQuorum(bucket, key, results);
     } catch (err) {
-      // Records were read but none reached quorum: a commit may be in flight, also while some drives are
-      // unreachable (their unknown answers are what kept the fault run's overwrite below quorum), so read again
-      // once it is done. No record at all is answered at once; so is a lock that cannot be had (too few lockers
-      // reachable fails fast, cluster/lock/dist-locker.ts).
+      // Records were read but none reached quorum: a commit may be in flight, so read again once it is done.
+      // Also when a drive answered with an error other than "offline" (a damaged record: the fault run's
+      // overwrite stayed below quorum that way). Too few drives reachable is an outage, answered at once (no
+      // lock wait, and the lock may be unreachable for the same reason).
+      const reachable = results.filter((r) => r.ok || !isDriveOfflineError(r.error)).length;
       const split = (err instanceof ObjectNotFoundError || err instanceof InsufficientReadQuorumError)
-        && results.some((r) => r.ok);
+        && results.some((r) => r.ok) && reachable >= this.readQuorum;
       if (!split) throw err;
       let unlock: Unlock;
       try {
