@@ -181,9 +181,22 @@ export class ErasureSet {
   }
 
   /**
+   * Whether drive `i`'s failed answer `error` says the key is absent there. Not from a drive under a full heal:
+   * it came back empty (wiped, replaced, or a drive directory that vanished and was formatted afresh) or after
+   * missing writes, so lacking a key proves nothing until its heal is done. Counting such answers, a key written
+   * while one node was down read as absent once a holder vanished too (fault run, seed 945207394), and its heal
+   * would have removed the remaining holders' records as a failed write's leftovers.
+   */
+  votesAbsent(i: number, error: unknown): boolean {
+    if (!(error instanceof FileNotFoundError) && !(error instanceof VolumeNotFoundError)) return false;
+    return this.drives[i]?.healing !== true;
+  }
+
+  /**
    * Picks the newest record held by at least its read quorum (K) of drives.
    * Throws ObjectNotFoundError only when absence is proven: no record can reach K even counting unreachable
-   * drives, and more drives answered "not found" than a committed record leaves without it (n − write quorum).
+   * drives, and more drives answered "not found" than a committed record leaves without it (n − write quorum;
+   * a drive under heal does not count, see votesAbsent).
    * A commit replaces a drive's record, it never removes one, so while an overwrite is in flight the drives hold
    * the old or the new record and few answer "not found"; counting the groups alone answered NoSuchKey for an
    * object being overwritten while some drives were unreachable (fault run, seed 335142602).
@@ -196,9 +209,9 @@ export class ErasureSet {
     let volumeMissing = 0;
     results.forEach((r, i) => {
       if (!r.ok) {
-        if (r.error instanceof VolumeNotFoundError) volumeMissing++;
-        else if (r.error instanceof FileNotFoundError) notFound++;
-        else unknown++;
+        if (!this.votesAbsent(i, r.error)) unknown++;
+        else if (r.error instanceof VolumeNotFoundError) volumeMissing++;
+        else notFound++;
         return;
       }
       const g = groups.get(r.value.writeId);

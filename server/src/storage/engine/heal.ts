@@ -134,7 +134,7 @@ async function rebuild(set: ErasureSet, bucket: string, q: QuorumRecord, targets
 
 /**
  * Heals `key`. Objects below read quorum whose other drives answered "not found" are dangling
- * leftovers of failed writes and are removed.
+ * leftovers of failed writes and are removed (a drive under heal does not count: ErasureSet.votesAbsent).
  */
 export async function healObject(set: ErasureSet, bucket: string, key: string, deep: boolean): Promise<HealResult> {
   const unlock = await set.locker.lock(`${bucket}/${key}`);
@@ -145,7 +145,7 @@ export async function healObject(set: ErasureSet, bucket: string, key: string, d
       q = set.pickQuorum(bucket, key, results);
     } catch (err) {
       if (err instanceof ObjectNotFoundError) {
-        const notFound = results.filter((r) => !r.ok && r.error instanceof FileNotFoundError).length;
+        const notFound = results.filter((r, i) => !r.ok && r.error instanceof FileNotFoundError && set.votesAbsent(i, r.error)).length;
         if (notFound > set.n - set.readQuorum) await set.each((d) => d.deleteObject(bucket, key), results.map((r) => r.ok));
         return { healed: [], bytes: 0 };
       }
