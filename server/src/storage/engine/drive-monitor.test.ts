@@ -1,10 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { access, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { access, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InsufficientReadQuorumError, InsufficientWriteQuorumError } from './storage-errors.js';
 import { get, pattern, put, testCluster } from './testing.js';
 import type { Storage } from './open-storage.js';
+import { ErasureSets } from './erasure-sets.js';
+import { FileNotFoundError } from '../drive/index.js';
 
 const SIZES = [10, 4096, 200 * 1024, 2 * 1024 * 1024 + 5];
 
@@ -20,6 +22,11 @@ async function seed(st: Storage, prefix: string): Promise<Map<string, Buffer>> {
 
 async function assertIntact(st: Storage, objects: Map<string, Buffer>): Promise<void> {
   for (const [key, data] of objects) assert.ok((await get(st, 'bkt', key)).equals(data), `object ${key} intact`);
+}
+
+/** The drive's format file, as JSON. */
+async function formatOf(root: string): Promise<{ healing?: string }> {
+  return JSON.parse(await readFile(join(root, '.svc.sys', 'format.json'), 'utf8')) as { healing?: string };
 }
 
 async function wipeContents(root: string): Promise<void> {
@@ -48,6 +55,8 @@ test('two drives wiped in place: reads and writes go on, the drives are reformat
   for (const key of objects.keys()) {
     for (const root of [d0!, d1!]) await access(join(root, 'bkt', `+${key}`, 'xl.meta'));
   }
+  // Healed completely: their formats no longer say they lack objects.
+  for (const root of [d0!, d1!]) assert.equal((await formatOf(root)).healing, undefined);
   // With the healed drives, the other two can now go.
   await rename(c.sets[0]![2]!, `${c.sets[0]![2]!}.away`);
   await rename(c.sets[0]![3]!, `${c.sets[0]![3]!}.away`);
@@ -109,4 +118,30 @@ test('three drives wiped in place are not reformatted from a single survivor', a
   const h = await st.health();
   assert.deepEqual([h.readable, h.writable, h.onlineDrives], [false, false, 1]);
   await assert.rejects(put(st, 'bkt', 'x', Buffer.from('x')), InsufficientWriteQuorumError);
+});
+
+test('a format marked "healing" makes every view count the drive as lacking objects; its owner resumes the heal and clears the mark', async (t) => {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  const st = await c.open();
+  await st.makeBucket('bkt');
+  const objects = await seed(st, 'obj-');
+  const d0 = c.sets[0]![0]!;
+  // As another node leaves it after formatting the drive as a replacement (drive-monitor.ts #format).
+  const file = join(d0, '.svc.sys', 'format.json');
+  await writeFile(file, JSON.stringify({ ...(await formatOf(d0)), healing: new Date().toISOString() }));
+  await st.health();
+  assert.ok(st instanceof ErasureSets);
+  const set = st.sets[0]!;
+  assert.equal(set.drives[0]!.lacksObjects, true);
+  assert.equal(set.votesAbsent(0, new FileNotFoundError(d0, 'k')), false, 'its "not found" is no vote for absence');
+  assert.equal(set.votesAbsent(1, new FileNotFoundError(c.sets[0]![1]!, 'k')), true);
+  await st.close();
+  // A restart of the drive's owner finds the mark and heals the drive again; a heal that misses nothing clears it.
+  const again = await c.open();
+  await again.drainHeals();
+  assert.equal((await formatOf(d0)).healing, undefined);
+  assert.ok(again instanceof ErasureSets);
+  assert.equal(again.sets[0]!.drives[0]!.lacksObjects, false);
+  await assertIntact(again, objects);
 });

@@ -94,6 +94,7 @@ export class DriveMonitor implements DriveChecker {
         slot.state = 'mismatched';
         return 'down';
       }
+      slot.unhealed = f.healing !== undefined;
       if (!wasOnline) await this.#cameBack(set, slot, false);
       return 'ok';
     } catch (err) {
@@ -105,7 +106,8 @@ export class DriveMonitor implements DriveChecker {
 
   async #format(set: ErasureSet, slot: SetDrive): Promise<void> {
     try {
-      await slot.drive.writeFormat(encodeFormat({ ...this.#reference, thisDrive: slot.uuid }));
+      await slot.drive.writeFormat(encodeFormat({ ...this.#reference, thisDrive: slot.uuid, healing: new Date().toISOString() }));
+      slot.unhealed = true;
       this.#logger.warn(`drive ${slot.drive.endpoint} was empty: formatted as ${slot.uuid}, healing`);
       await this.#cameBack(set, slot, true);
     } catch (err) {
@@ -131,6 +133,16 @@ export class DriveMonitor implements DriveChecker {
       },
     });
   }
+}
+
+/** After a full heal that missed nothing: the drive's format no longer says it lacks objects (DriveFormat.healing). */
+async function clearHealingMark(slot: SetDrive): Promise<void> {
+  const f = decodeFormat(await slot.drive.readFormat());
+  if (f.healing !== undefined) {
+    delete f.healing;
+    await slot.drive.writeFormat(encodeFormat(f));
+  }
+  slot.unhealed = false;
 }
 
 /** Recreates on `slot` the buckets that a majority of the other online drives hold. */
@@ -169,6 +181,7 @@ export async function restoreBuckets(sets: readonly ErasureSet[], slot: SetDrive
 async function healSet(set: ErasureSet, slot: SetDrive, tracker: DriveHealTracker | undefined): Promise<void> {
   if (!slot.online) return;
   const progress = tracker?.start(slot);
+  let failed = 0;
   try {
     const buckets = await slot.drive.listVolumes();
     for (const b of buckets) {
@@ -183,11 +196,13 @@ async function healSet(set: ErasureSet, slot: SetDrive, tracker: DriveHealTracke
           const result = await healObject(set, b.name, e.key, false);
           progress?.healed(result, slot.index);
         } catch (err) {
+          failed++;
           progress?.failed();
           set.logger.warn(`heal of ${b.name}/${e.key} onto ${slot.drive.endpoint} failed: ${(err as Error).message}`);
         }
       }
     }
+    if (failed === 0) await clearHealingMark(slot);
     progress?.finish();
   } catch (err) {
     progress?.finish((err as Error).message);

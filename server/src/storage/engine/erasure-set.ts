@@ -189,7 +189,7 @@ export class ErasureSet {
    */
   votesAbsent(i: number, error: unknown): boolean {
     if (!(error instanceof FileNotFoundError) && !(error instanceof VolumeNotFoundError)) return false;
-    return this.drives[i]?.healing !== true;
+    return this.drives[i]?.lacksObjects !== true;
   }
 
   /**
@@ -290,7 +290,7 @@ export class ErasureSet {
    */
   async readObjectMeta(bucket: string, key: string): Promise<QuorumRecord> {
     const dist = distributionFor(this.deploymentId, key, this.n);
-    const mask = this.drives.map((d, i) => dist[i]! <= this.k && d.online && !d.healing);
+    const mask = this.drives.map((d, i) => dist[i]! <= this.k && d.online && !d.lacksObjects);
     if (mask.filter(Boolean).length < this.k) return this.readQuorumMeta(bucket, key);
     const res = await this.readMetas(bucket, key, mask);
     const got = res.filter((_, i) => mask[i]);

@@ -56,7 +56,7 @@ export async function readListBatch(
   set: ErasureSet, bucket: string, dirKey: string, names: readonly string[], cache: ListRecordCache = listRecordCache,
 ): Promise<ListBatch> {
   // Drives being healed (fresh or back from an outage) may lack objects: they take no part in the fast path.
-  const online = set.drives.flatMap((d, i) => (d.online && !d.healing ? [i] : []));
+  const online = set.drives.flatMap((d, i) => (d.online && !d.lacksObjects ? [i] : []));
   const q = set.readQuorum;
   const mask = set.drives.map(() => false);
   const fast = online.length > q;

@@ -144,8 +144,10 @@ async function resolveFormats(
           logger.error(`drive ${d.endpoint} is empty but set ${s + 1} lacks read quorum of formatted drives: not formatting it`);
           continue;
         }
-        await d.writeFormat(encodeFormat({ ...reference, thisDrive: reference.sets[s]![j]! }));
-        fresh[s]![j] = formats.size > 0;
+        // A replacement drive says so in its format until a full heal fills it (DriveFormat.healing).
+        const replacement = formats.size > 0;
+        await d.writeFormat(encodeFormat({ ...reference, thisDrive: reference.sets[s]![j]!, ...(replacement ? { healing: new Date().toISOString() } : {}) }));
+        fresh[s]![j] = replacement;
         if (formats.size > 0) logger.warn(`drive ${d.endpoint} was empty: formatted as a replacement, healing`);
       } else {
         logger.warn(`drive ${d.endpoint} is offline: ${(r.error as Error).message}`);
@@ -211,6 +213,7 @@ async function openPool(opts: OpenStorageOptions, deploymentId: string | undefin
       // Only the node owning a drive cleans its temp area, and in a cluster only old leftovers: another node's
       // in-flight write (or format) lives there too.
       if (slot.drive.isLocal) await slot.drive.cleanTemp(opts.tempGraceMs ?? 0);
+      slot.unhealed = f.healing !== undefined;
       slot.state = 'online';
     } catch { /* stays offline; the monitor retries */ }
   }));
@@ -225,7 +228,9 @@ async function openPool(opts: OpenStorageOptions, deploymentId: string | undefin
   layer.setChecker(monitor);
   for (const set of sets) {
     for (const slot of set.drives) {
-      if (!fresh[set.index]![slot.index]! || !slot.online) continue;
+      // Fresh replacements, and this node's drives whose heal a restart interrupted (their format still says so).
+      const resume = slot.unhealed && slot.drive.isLocal;
+      if (!(fresh[set.index]![slot.index]! || resume) || !slot.online) continue;
       await restoreBuckets(sets, slot);
       slot.healing = true;
       heals.push({

@@ -17,6 +17,8 @@ export class SetDrive {
   state: DriveState = 'offline';
   /** True while a full heal onto this drive runs (it still counts as online). */
   healing = false;
+  /** True while its format says it was formatted empty as a replacement and is not fully healed (DriveFormat.healing). */
+  unhealed = false;
 
   constructor(drive: Drive, setIndex: number, index: number, uuid: string) {
     this.drive = drive;
@@ -27,5 +29,10 @@ export class SetDrive {
 
   get online(): boolean {
     return this.state === 'online';
+  }
+
+  /** May lack objects it should hold: a full heal onto it runs here, or its format says it is not healed yet. */
+  get lacksObjects(): boolean {
+    return this.healing || this.unhealed;
   }
 }

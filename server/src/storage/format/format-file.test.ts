@@ -20,3 +20,11 @@ test('unknown versions and malformed files are refused with a typed error', () =
   assert.throws(() => decodeFormat(Buffer.from('not json')), CorruptRecordError);
   assert.throws(() => decodeFormat(Buffer.from('{"version":1,"format":"svc","deploymentId":"x","thisDrive":"y","sets":[],"distributionAlgo":"HMAC-SHA256-MOD"}')), /bad sets/);
 });
+
+test('the "healing" mark of a replacement drive survives a decode and encode; without it the field is absent', async () => {
+  const f = decodeFormat(await readFile(FIXTURE_V1));
+  assert.equal(f.healing, undefined);
+  const marked = decodeFormat(encodeFormat({ ...f, healing: '2026-11-26T03:00:00.000Z' }));
+  assert.equal(marked.healing, '2026-11-26T03:00:00.000Z');
+  assert.deepEqual(decodeFormat(Buffer.from(JSON.stringify({ ...f, healing: 7 }))).healing, undefined, 'a non-string mark is ignored');
+});

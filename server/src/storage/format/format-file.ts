@@ -22,6 +22,12 @@ export interface DriveFormat {
   thisDrive: string;
   sets: string[][];
   distributionAlgo: typeof DISTRIBUTION_ALGO;
+  /**
+   * Present (the time it was formatted, ISO 8601) while a drive that was formatted empty as a replacement is not
+   * fully healed yet: every node that reads the format then knows that the drive lacks objects (ErasureSet.votesAbsent),
+   * not only the node that formatted it. Removed by the first full heal onto it that misses nothing.
+   */
+  healing?: string;
 }
 
 function isStringMatrix(v: unknown): v is string[][] {
@@ -35,7 +41,9 @@ function decodeV1(o: Record<string, unknown>): DriveFormat {
   if (typeof thisDrive !== 'string' || thisDrive === '') throw new CorruptRecordError('format file', 'missing thisDrive');
   if (!isStringMatrix(sets)) throw new CorruptRecordError('format file', 'bad sets');
   if (distributionAlgo !== DISTRIBUTION_ALGO) throw new CorruptRecordError('format file', `unknown distributionAlgo ${String(distributionAlgo)}`);
-  return { version: 1, format: 'svc', deploymentId, thisDrive, sets, distributionAlgo };
+  const f: DriveFormat = { version: 1, format: 'svc', deploymentId, thisDrive, sets, distributionAlgo };
+  if (typeof o.healing === 'string') f.healing = o.healing;
+  return f;
 }
 
 /** Decodes any known version of the format file into the current shape. */
