@@ -181,22 +181,25 @@ export class ErasureSet {
   }
 
   /**
-   * Whether drive `i`'s failed answer `error` says the key is absent there. Not from a drive under a full heal:
-   * it came back empty (wiped, replaced, or a drive directory that vanished and was formatted afresh) or after
-   * missing writes, so lacking a key proves nothing until its heal is done. Counting such answers, a key written
-   * while one node was down read as absent once a holder vanished too (fault run, seed 945207394), and its heal
-   * would have removed the remaining holders' records as a failed write's leftovers.
+   * Whether drive `i`'s failed answer `error` says the key is absent there. Not from a drive formatted empty as a
+   * replacement and not fully healed yet (its format says so: SetDrive.unhealed): it lacks every object it has not
+   * been given back. Counting such answers, a key written while one node was down read as absent once a holder's
+   * directory vanished and was formatted afresh (fault run, seed 945207394), and its heal would have removed the
+   * remaining holders' records as a failed write's leftovers. Drives back from an outage do vote (as in MinIO,
+   * where only a replaced drive carries a healing tracker): counting them out too made a key absent from one pool
+   * unreadable (503) for as long as a restarted node's full heal ran, and with it every object of a multi-pool
+   * deployment whose other pool could then not prove the key absent.
    */
   votesAbsent(i: number, error: unknown): boolean {
     if (!(error instanceof FileNotFoundError) && !(error instanceof VolumeNotFoundError)) return false;
-    return this.drives[i]?.lacksObjects !== true;
+    return this.drives[i]?.unhealed !== true;
   }
 
   /**
    * Picks the newest record held by at least its read quorum (K) of drives.
    * Throws ObjectNotFoundError only when absence is proven: no record can reach K even counting unreachable
    * drives, and more drives answered "not found" than a committed record leaves without it (n − write quorum;
-   * a drive under heal does not count, see votesAbsent).
+   * a replacement drive not yet healed does not count, see votesAbsent).
    * A commit replaces a drive's record, it never removes one, so while an overwrite is in flight the drives hold
    * the old or the new record and few answer "not found"; counting the groups alone answered NoSuchKey for an
    * object being overwritten while some drives were unreachable (fault run, seed 335142602).

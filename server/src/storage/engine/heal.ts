@@ -134,7 +134,7 @@ async function rebuild(set: ErasureSet, bucket: string, q: QuorumRecord, targets
 
 /**
  * Heals `key`. Objects below read quorum whose other drives answered "not found" are dangling
- * leftovers of failed writes and are removed (a drive under heal does not count: ErasureSet.votesAbsent).
+ * leftovers of failed writes and are removed (a replacement drive not yet healed does not count: ErasureSet.votesAbsent).
  */
 export async function healObject(set: ErasureSet, bucket: string, key: string, deep: boolean): Promise<HealResult> {
   const unlock = await set.locker.lock(`${bucket}/${key}`);

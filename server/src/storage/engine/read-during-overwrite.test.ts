@@ -12,9 +12,10 @@
  * in ErasureSet.pickQuorum: "not found" needs more drives answering "not found" than a commit leaves out.
  *
  * And a third time (seed 945207394): a key written while one node was down (its drives then lack it) read as
- * absent once a holder's directory vanished and was formatted afresh, because the "not found" of drives under
- * heal counted as votes; the heal would also have removed the remaining records as a failed write's leftovers.
- * Fixed in ErasureSet.votesAbsent (used by pickQuorum and healObject).
+ * absent once a holder's directory vanished and was formatted afresh, because the "not found" of that replacement
+ * drive counted as a vote; the heal would also have removed the remaining records as a failed write's leftovers.
+ * Fixed in ErasureSet.votesAbsent (used by pickQuorum and healObject), with the replacement's format marked
+ * "healing" until its heal is complete (drive-monitor.ts).
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
@@ -99,7 +100,7 @@ test('a half-committed overwrite with drives not answering is unavailable, never
   await assert.rejects(st.getObjectInfo('b', 'gone'), { name: 'ObjectNotFoundError' });
 });
 
-test('drives under heal do not vote "absent": a key they missed is unavailable, not absent, and its heal removes nothing', async (t) => {
+test('a replacement drive not yet healed does not vote "absent": a key it lacks is unavailable, not absent, and its heal removes nothing', async (t) => {
   const { paths, st, put } = await eightDrives(t);
   assert.ok(st instanceof ErasureSets);
   const set = st.sets[0]!;
@@ -107,14 +108,16 @@ test('drives under heal do not vote "absent": a key they missed is unavailable, 
   for (const i of [0, 1]) await rename(paths[i]!, `${paths[i]}.away`);
   await put('k');
   for (const i of [0, 1]) await rename(`${paths[i]}.away`, paths[i]!);
-  // They come back and are healed (the drive monitor's "back online, healing"); a holder is replaced by an
-  // empty drive, formatted afresh and healing too. No heal has run yet.
+  // They come back (the drive monitor's "back online, healing"), and a holder is replaced by an empty drive,
+  // formatted afresh (its format marked "healing"). No heal has run yet.
   await rm(objDir(paths[2]!, 'b', 'k'), { recursive: true, force: true });
   for (const i of [0, 1, 2]) {
     set.drives[i]!.state = 'online';
     set.drives[i]!.healing = true;
   }
-  // 5 holders (K = 6), 3 "not found" from drives under heal: the object exists, it cannot be read yet.
+  set.drives[2]!.unhealed = true;
+  // 5 holders (K = 6); "not found" from the 2 drives back from an outage (at most n − write quorum = 2 may lack a
+  // committed record) and from the replacement, which does not count: the object exists, it cannot be read yet.
   await assert.rejects(st.getObjectInfo('b', 'k'), { name: 'InsufficientReadQuorumError' });
   await assert.rejects(healObject(set, 'b', 'k', false), { name: 'InsufficientReadQuorumError' });
   for (let i = 3; i < 8; i++) await access(join(objDir(paths[i]!, 'b', 'k'), 'xl.meta'));
