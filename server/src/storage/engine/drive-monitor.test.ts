@@ -1,9 +1,9 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { access, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InsufficientReadQuorumError, InsufficientWriteQuorumError } from './storage-errors.js';
-import { get, pattern, put, testCluster } from './testing.js';
+import { get, pattern, put, testCluster, type TestCluster } from './testing.js';
 import type { Storage } from './open-storage.js';
 import { ErasureSets } from './erasure-sets.js';
 import { FileNotFoundError } from '../drive/index.js';
@@ -20,6 +20,15 @@ async function seed(st: Storage, prefix: string): Promise<Map<string, Buffer>> {
   return objects;
 }
 
+/** One set of 4 drives (EC:2), opened, with bucket `bkt` holding the seeded objects. */
+async function seededCluster(t: TestContext, prefix: string): Promise<{ c: TestCluster; st: Storage; objects: Map<string, Buffer> }> {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  const st = await c.open();
+  await st.makeBucket('bkt');
+  return { c, st, objects: await seed(st, prefix) };
+}
+
 async function assertIntact(st: Storage, objects: Map<string, Buffer>): Promise<void> {
   for (const [key, data] of objects) assert.ok((await get(st, 'bkt', key)).equals(data), `object ${key} intact`);
 }
@@ -34,11 +43,7 @@ async function wipeContents(root: string): Promise<void> {
 }
 
 test('two drives wiped in place: reads and writes go on, the drives are reformatted and healed', async (t) => {
-  const c = await testCluster(1, 4, 2);
-  t.after(() => c.cleanup());
-  const st = await c.open();
-  await st.makeBucket('bkt');
-  const objects = await seed(st, 'before-');
+  const { c, st, objects } = await seededCluster(t, 'before-');
   const [d0, d1] = c.sets[0]!;
   await wipeContents(d0!);
   await wipeContents(d1!);
@@ -64,11 +69,7 @@ test('two drives wiped in place: reads and writes go on, the drives are reformat
 });
 
 test('three drives gone: not readable nor writable; back with their data: healthy and intact', async (t) => {
-  const c = await testCluster(1, 4, 2);
-  t.after(() => c.cleanup());
-  const st = await c.open();
-  await st.makeBucket('bkt');
-  const objects = await seed(st, 'obj-');
+  const { c, st, objects } = await seededCluster(t, 'obj-');
   const gone = c.sets[0]!.slice(1);
   for (const root of gone) await rename(root, `${root}.away`);
   const h = await st.health();
@@ -84,11 +85,7 @@ test('three drives gone: not readable nor writable; back with their data: health
 });
 
 test('two drive roots removed then recreated empty: writes lack quorum meanwhile, then heal completes', async (t) => {
-  const c = await testCluster(1, 4, 2);
-  t.after(() => c.cleanup());
-  const st = await c.open();
-  await st.makeBucket('bkt');
-  const objects = await seed(st, 'obj-');
+  const { c, st, objects } = await seededCluster(t, 'obj-');
   const [d0, d1] = c.sets[0]!;
   await rm(d0!, { recursive: true });
   await rm(d1!, { recursive: true });
@@ -109,11 +106,7 @@ test('two drive roots removed then recreated empty: writes lack quorum meanwhile
 });
 
 test('three drives wiped in place are not reformatted from a single survivor', async (t) => {
-  const c = await testCluster(1, 4, 2);
-  t.after(() => c.cleanup());
-  const st = await c.open();
-  await st.makeBucket('bkt');
-  await seed(st, 'obj-');
+  const { c, st } = await seededCluster(t, 'obj-');
   for (const root of c.sets[0]!.slice(1)) await wipeContents(root);
   const h = await st.health();
   assert.deepEqual([h.readable, h.writable, h.onlineDrives], [false, false, 1]);
@@ -121,11 +114,7 @@ test('three drives wiped in place are not reformatted from a single survivor', a
 });
 
 test('a format marked "healing" makes every view count the drive as lacking objects; its owner resumes the heal and clears the mark', async (t) => {
-  const c = await testCluster(1, 4, 2);
-  t.after(() => c.cleanup());
-  const st = await c.open();
-  await st.makeBucket('bkt');
-  const objects = await seed(st, 'obj-');
+  const { c, st, objects } = await seededCluster(t, 'obj-');
   const d0 = c.sets[0]![0]!;
   // As another node leaves it after formatting the drive as a replacement (drive-monitor.ts #format).
   const file = join(d0, '.svc.sys', 'format.json');

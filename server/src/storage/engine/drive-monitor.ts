@@ -1,5 +1,5 @@
 import { UnformattedDiskError, VolumeExistsError } from '../drive/index.js';
-import { decodeFormat, encodeFormat } from '../format/index.js';
+import { decodeFormat, driveFormat, encodeFormat } from '../format/index.js';
 import type { DriveFormat } from '../format/index.js';
 import type { ErasureSet, StorageLogger } from './erasure-set.js';
 import type { DriveChecker } from './erasure-sets.js';
@@ -106,7 +106,7 @@ export class DriveMonitor implements DriveChecker {
 
   async #format(set: ErasureSet, slot: SetDrive): Promise<void> {
     try {
-      await slot.drive.writeFormat(encodeFormat({ ...this.#reference, thisDrive: slot.uuid, healing: new Date().toISOString() }));
+      await slot.drive.writeFormat(encodeFormat(driveFormat(this.#reference, slot.uuid, true)));
       slot.unhealed = true;
       this.#logger.warn(`drive ${slot.drive.endpoint} was empty: formatted as ${slot.uuid}, healing`);
       await this.#cameBack(set, slot, true);

@@ -4,7 +4,7 @@ import { loadBitrotHasher } from '../bitrot/index.js';
 import type { Drive } from '../drive/index.js';
 import { LocalDrive, UnformattedDiskError } from '../drive/index.js';
 import { MAX_DATA, MAX_PARITY, onEach } from '../erasure/index.js';
-import { DISTRIBUTION_ALGO, decodeFormat, encodeFormat, findDrive } from '../format/index.js';
+import { DISTRIBUTION_ALGO, decodeFormat, driveFormat, encodeFormat, findDrive } from '../format/index.js';
 import type { DriveFormat } from '../format/index.js';
 import type { BucketRecordCache } from './bucket-record-cache.js';
 import { DriveHealTracker } from './drive-heal-tracker.js';
@@ -146,9 +146,9 @@ async function resolveFormats(
         }
         // A replacement drive says so in its format until a full heal fills it (DriveFormat.healing).
         const replacement = formats.size > 0;
-        await d.writeFormat(encodeFormat({ ...reference, thisDrive: reference.sets[s]![j]!, ...(replacement ? { healing: new Date().toISOString() } : {}) }));
+        await d.writeFormat(encodeFormat(driveFormat(reference, reference.sets[s]![j]!, replacement)));
         fresh[s]![j] = replacement;
-        if (formats.size > 0) logger.warn(`drive ${d.endpoint} was empty: formatted as a replacement, healing`);
+        if (replacement) logger.warn(`drive ${d.endpoint} was empty: formatted as a replacement, healing`);
       } else {
         logger.warn(`drive ${d.endpoint} is offline: ${(r.error as Error).message}`);
       }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { decodeFormat, encodeFormat, findDrive } from './format-file.js';
+import { decodeFormat, driveFormat, encodeFormat, findDrive } from './format-file.js';
 import { CorruptRecordError } from './format-errors.js';
 
 const FIXTURE_V1 = new URL('./testdata/format-v1.json', import.meta.url);
@@ -27,4 +27,13 @@ test('the "healing" mark of a replacement drive survives a decode and encode; wi
   const marked = decodeFormat(encodeFormat({ ...f, healing: '2026-11-26T03:00:00.000Z' }));
   assert.equal(marked.healing, '2026-11-26T03:00:00.000Z');
   assert.deepEqual(decodeFormat(Buffer.from(JSON.stringify({ ...f, healing: 7 }))).healing, undefined, 'a non-string mark is ignored');
+});
+
+test('driveFormat: a replacement is marked, another drive never inherits the reference\'s mark', async () => {
+  const reference = { ...decodeFormat(await readFile(FIXTURE_V1)), healing: '2026-11-26T03:00:00.000Z' };
+  const plain = driveFormat(reference, 'c1e2d3f4-1111-4222-8333-944455566677', false);
+  assert.equal(plain.thisDrive, 'c1e2d3f4-1111-4222-8333-944455566677');
+  assert.equal('healing' in plain, false);
+  assert.equal(typeof driveFormat(reference, plain.thisDrive, true).healing, 'string');
+  assert.equal(reference.healing, '2026-11-26T03:00:00.000Z', 'the reference is not changed');
 });

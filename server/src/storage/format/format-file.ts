@@ -46,6 +46,17 @@ function decodeV1(o: Record<string, unknown>): DriveFormat {
   return f;
 }
 
+/**
+ * The format of drive `thisDrive` in `reference`'s deployment. A replacement (formatted empty while the others hold
+ * data) carries the healing mark; no other drive inherits one from the reference.
+ */
+export function driveFormat(reference: DriveFormat, thisDrive: string, replacement: boolean): DriveFormat {
+  const f: DriveFormat = { ...reference, thisDrive };
+  delete f.healing;
+  if (replacement) f.healing = new Date().toISOString();
+  return f;
+}
+
 /** Decodes any known version of the format file into the current shape. */
 export function decodeFormat(bytes: Uint8Array): DriveFormat {
   let o: unknown;

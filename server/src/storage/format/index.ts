@@ -1,6 +1,6 @@
 /** Public names of the format layer: versioned on-disk records (format file, object metadata, system records). */
 export { CorruptRecordError } from './format-errors.js';
-export { DISTRIBUTION_ALGO, OFFLINE_DRIVE_UUID, decodeFormat, encodeFormat, findDrive } from './format-file.js';
+export { DISTRIBUTION_ALGO, OFFLINE_DRIVE_UUID, decodeFormat, driveFormat, encodeFormat, findDrive } from './format-file.js';
 export type { DriveFormat } from './format-file.js';
 export {
   NULL_VERSION_ID, decodeObjectMeta, decodeObjectRecord, encodeObjectMeta, encodeObjectRecord, isDeleteMarker,
