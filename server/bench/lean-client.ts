@@ -1,14 +1,14 @@
 /**
- * A lean S3 client for the benchmark's hot loops: an undici Pool (keep-alive) and SigV4 header signing with
+ * A lean S3 client for the benchmark's hot loops: keep-alive HTTP/1.1 (raw-http.ts) and SigV4 header signing with
  * UNSIGNED-PAYLOAD (https://docs.aws.amazon.com/AmazonS3/latest/API/sig-v4-header-based-auth.html), nothing else.
  * Why not the AWS SDK here: its middleware stack costs ~0.3 ms of CPU per request on this 2-vCPU machine, where
  * client and server share the cores, so at 4 KiB it measured the SDK rather than the server (the issue's peer
- * figures come from a lean harness too). Why undici rather than node:http: 0.064 against 0.084–0.087 ms of client
- * CPU per 4 KiB GET at 16 in flight (`npm run bench:get`, interleaved), CPU the server shares. Peers measured with
+ * figures come from a lean harness too). The transport went node:http → undici (0.084–0.087 → 0.064 ms of client
+ * CPU per 4 KiB GET at 16 in flight) → raw-http.ts (which says why), CPU the server shares. Peers measured with
  * `--endpoint` get the same client. The SDK still drives the multipart scenario (lib-storage, as apps use it).
  */
 import type { Readable } from 'node:stream';
-import { Pool, type Dispatcher } from 'undici';
+import { RawHttp } from './raw-http.js';
 import { canonicalRequest, stringToSign } from '../src/auth/sigv4/canonical-request.js';
 import { uriEncode } from '../src/auth/sigv4/encoding.js';
 import { deriveSigningKey, hmacHex } from '../src/auth/sigv4/signing-key.js';
@@ -29,7 +29,7 @@ export class LeanS3 {
   readonly #url: URL;
   readonly #accessKey: string;
   readonly #secret: string;
-  readonly #pool: Pool;
+  readonly #http: RawHttp;
   #day = '';
   #key: Buffer = Buffer.alloc(0);
 
@@ -37,7 +37,7 @@ export class LeanS3 {
     this.#url = new URL(endpoint);
     this.#accessKey = accessKey;
     this.#secret = secretKey;
-    this.#pool = new Pool(this.#url.origin, { connections: 256 });
+    this.#http = new RawHttp(this.#url.origin);
   }
 
   #sign(method: string, path: string, query: string, extra: Record<string, string>): Record<string, string> {
@@ -63,14 +63,10 @@ export class LeanS3 {
     const size = opts.body === undefined ? 0 : Buffer.isBuffer(opts.body) ? opts.body.length : opts.size ?? 0;
     const extra: Record<string, string> = method === 'PUT' || method === 'POST' ? { 'content-length': String(size) } : {};
     const headers = this.#sign(method, path, query, extra);
-    const res = await this.#pool.request({ method: method as Dispatcher.HttpMethod, path: query === '' ? path : `${path}?${query}`, headers, body: opts.body });
-    let bytes = 0;
-    const parts: Buffer[] = [];
-    const keep = opts.text === true || res.statusCode >= 300;
-    for await (const c of res.body as AsyncIterable<Buffer>) { bytes += c.length; if (keep) parts.push(c); }
-    const text = keep ? Buffer.concat(parts).toString('utf8') : '';
-    if (res.statusCode >= 300) throw new Error(`${method} ${path}?${query}: HTTP ${res.statusCode} ${text.slice(0, 300)}`);
-    return { status: res.statusCode, bytes, text: opts.text === true ? text : '' };
+    const res = await this.#http.request(method, query === '' ? path : `${path}?${query}`, headers, opts.body, opts.text === true ? true : undefined);
+    const text = opts.text === true || res.status >= 300 ? res.body.toString('utf8') : '';
+    if (res.status >= 300) throw new Error(`${method} ${path}?${query}: HTTP ${res.status} ${text.slice(0, 300)}`);
+    return { status: res.status, bytes: res.bytes, text: opts.text === true ? text : '' };
   }
 
   put(bucket: string, key: string, body: Buffer | Readable, size?: number): Promise<LeanResponse> {
@@ -93,6 +89,6 @@ export class LeanS3 {
   }
 
   destroy(): void {
-    void this.#pool.destroy();
+    this.#http.destroy();
   }
 }
