@@ -165,7 +165,11 @@ class Connection {
     finished.catch(() => undefined); // awaited below; the body may still be going out when it fails
 
     if (body === undefined || Buffer.isBuffer(body)) {
-      this.socket.write(body === undefined || body.length === 0 ? head : Buffer.concat([Buffer.from(head, 'latin1'), body]));
+      // Corked: head and body leave in one writev, without copying the body next to the head.
+      this.socket.cork();
+      this.socket.write(head, 'latin1');
+      if (body !== undefined && body.length > 0) this.socket.write(body);
+      this.socket.uncork();
     } else {
       this.socket.write(head);
       for await (const c of body as AsyncIterable<Buffer>) {
