@@ -3,7 +3,7 @@ import type { Drive } from '../drive/index.js';
 import {
   DiskNotFoundError, FileNotFoundError, InvalidDrivePathError, VolumeNotFoundError, isDriveOfflineError,
 } from '../drive/index.js';
-import { onEach, readQuorum, writeQuorum } from '../erasure/index.js';
+import { readQuorum, writeQuorum } from '../erasure/index.js';
 import type { DriveResult } from '../erasure/index.js';
 import { decodeObjectRecord, isDeleteMarker } from '../format/index.js';
 import type { ObjectMeta, ObjectRecord } from '../format/index.js';
@@ -148,17 +148,26 @@ export class ErasureSet {
    * Offline-class failures are reported to the monitor.
    */
   each<T>(fn: (drive: Drive, i: number) => Promise<T>, only?: readonly boolean[]): Promise<DriveResult<T>[]> {
-    return onEach(this.drives, async (slot, i) => {
-      if (only !== undefined && only[i] !== true) throw this.#skipped(slot.drive.endpoint, i);
-      if (!slot.online) throw new DiskNotFoundError(slot.drive.endpoint);
+    // Left-out and offline slots answer at once: no async frame, no throw and catch (a GET leaves out the parity
+    // drives, so this runs twice per request; the per-drive async wrappers showed in the 4 KiB GET's profile).
+    return Promise.all(this.drives.map((slot, i): DriveResult<T> | Promise<DriveResult<T>> => {
+      if (only !== undefined && only[i] !== true) return { ok: false, error: this.#skipped(slot.drive.endpoint, i) };
+      if (!slot.online) return { ok: false, error: new DiskNotFoundError(slot.drive.endpoint) };
+      let call: Promise<T>;
       try {
-        return await fn(slot.drive, i);
+        call = fn(slot.drive, i);
       } catch (err) {
-        if (isDriveOfflineError(err)) this.#onDriveFault(slot, err);
-        if (err instanceof InvalidDrivePathError) throw new InvalidBucketNameError(String(err.message));
-        throw err;
+        call = Promise.reject(err);
       }
-    });
+      return call.then((value) => ({ ok: true, value }), (err: unknown) => ({ ok: false, error: this.#driveError(slot, err) }));
+    }));
+  }
+
+  /** What a drive's failure becomes in `each`: offline-class failures reach the monitor; a bad path is a bad name. */
+  #driveError(slot: SetDrive, err: unknown): unknown {
+    if (isDriveOfflineError(err)) this.#onDriveFault(slot, err);
+    if (err instanceof InvalidDrivePathError) return new InvalidBucketNameError(String(err.message));
+    return err;
   }
 
   readonly #skips: { endpoint: string; error: DiskNotFoundError }[] = [];
@@ -177,7 +186,7 @@ export class ErasureSet {
 
   /** Reads and decodes every drive's metadata record of `key`. */
   readMetas(bucket: string, key: string, only?: readonly boolean[]): Promise<DriveResult<ObjectRecord>[]> {
-    return this.each(async (d) => decodeObjectRecord(await d.readMeta(bucket, key)), only);
+    return this.each((d) => d.readMeta(bucket, key).then(decodeObjectRecord), only);
   }
 
   /**
