@@ -31,6 +31,8 @@ class ResponseParser {
   status = 0;
   bytes = 0;
   close = false;
+  /** The server's `Keep-Alive: timeout=N` hint in seconds, when it gives one. */
+  keepAliveS: number | undefined;
   done = false;
   readonly #keep: boolean | undefined;
   readonly #noBody: boolean;
@@ -81,6 +83,7 @@ class ResponseParser {
       if (name === 'content-length') length = Number(value);
       else if (name === 'transfer-encoding' && value.includes('chunked')) this.#chunked = true;
       else if (name === 'connection' && value.includes('close')) this.close = true;
+      else if (name === 'keep-alive') this.keepAliveS = Number(/timeout=(\d+)/.exec(value)?.[1] ?? Number.NaN) || undefined;
     }
     this.#inHead = false;
     if (this.#noBody || this.status === 204 || this.status === 304) { this.done = true; return; }
@@ -128,6 +131,8 @@ class Connection {
   #parser: ResponseParser | undefined;
   #settle: ((err: Error | undefined) => void) | undefined;
   dead = false;
+  /** When the server will close this connection if it stays idle (its Keep-Alive hint), less a second's margin. */
+  idleUntil = Number.POSITIVE_INFINITY;
 
   constructor(host: string, port: number) {
     this.socket = net.connect({
@@ -141,11 +146,12 @@ class Connection {
 
   #onRead(n: number, b: Buffer): boolean {
     const p = this.#parser;
-    if (p === undefined) { this.#settle = undefined; this.socket.destroy(); return false; }
+    if (p === undefined) { this.dead = true; this.socket.destroy(); return false; }
     try {
       const used = p.feed(b, n);
       if (p.done) {
         if (used < n || p.close) { this.dead = true; this.socket.destroy(); }
+        this.idleUntil = p.keepAliveS === undefined ? Number.POSITIVE_INFINITY : Date.now() + (p.keepAliveS - 1) * 1000;
         this.#parser = undefined;
         this.#settle?.(undefined);
       }
@@ -201,8 +207,15 @@ export class RawHttp {
    * error status, so the caller can quote it).
    */
   async request(method: string, path: string, headers: Record<string, string>, body?: Buffer | Readable, keep?: boolean): Promise<RawResponse> {
+    // A connection idle past the server's Keep-Alive hint may be closing as the request goes out: not reused
+    // (Node servers close idle sockets after 5 s and say so).
     let conn = this.#idle.pop();
-    while (conn !== undefined && conn.dead) conn = this.#idle.pop();
+    while (conn !== undefined && (conn.dead || Date.now() > conn.idleUntil)) {
+      conn.dead = true;
+      conn.socket.destroy();
+      this.#all.delete(conn);
+      conn = this.#idle.pop();
+    }
     if (conn === undefined) { conn = new Connection(this.#host, this.#port); this.#all.add(conn); }
     let head = `${method} ${path} HTTP/1.1\r\n`;
     for (const [k, v] of Object.entries(headers)) head += `${k}: ${v}\r\n`;

@@ -90,6 +90,31 @@ test('Connection: close is honoured: the next request opens a new connection', a
   }
 });
 
+test('a connection idle past the Keep-Alive hint, or closed by the server while idle, is not reused', async () => {
+  scripts.set('/hint', (sock) => { sock.write('HTTP/1.1 200 OK\r\nKeep-Alive: timeout=1\r\nContent-Length: 1\r\n\r\nh'); });
+  scripts.set('/idle-close', (sock) => {
+    sock.write('HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\ni');
+    setTimeout(() => sock.destroy(), 20);
+  });
+  const http = new RawHttp(origin);
+  const before = connections;
+  try {
+    // timeout=1 leaves no margin: the connection is not reused once the response has been read.
+    await http.request('GET', '/hint', { host: 'x' });
+    await sleep(5);
+    await http.request('GET', '/hint', { host: 'x' });
+    assert.equal(connections - before, 2);
+    await sleep(5);
+    await http.request('GET', '/idle-close', { host: 'x' });
+    assert.equal(connections - before, 3);
+    await sleep(100);
+    assert.equal((await http.request('GET', '/idle-close', { host: 'x' })).bytes, 1);
+    assert.equal(connections - before, 4);
+  } finally {
+    http.destroy();
+  }
+});
+
 test('a streamed request body, and an answer before the body is all sent', async () => {
   scripts.set('/echo-length', (sock, head) => {
     const n = /content-length: (\d+)/i.exec(head)![1]!;
