@@ -5,7 +5,9 @@
  * thread per mode and prints JSON lines: ops/s and the kernel/user CPU per operation.
  *   - `commit`: the full pattern, then `commit` again right after the first run's files were deleted
  *     (`afterDeleting` inodes: every run removes what it made);
- *   - `no-sync`: without O_DSYNC (what the sync costs); `no-mkdir`: no key directory (what one inode costs).
+ *   - `no-sync`: without O_DSYNC (what the sync costs); `no-mkdir`: no key directory (what one inode costs);
+ *   - `same-dir`: the temp file created in the key directory and renamed there (what the rename across directories
+ *     costs; not what the server does: docs/performance.md, ninth session, says why).
  * Why it exists: on this project's machine the root file system is ext4 without a journal, where creating an inode
  * costs milliseconds of kernel CPU for a while after many files were deleted (the allocator skips recently deleted
  * inodes one by one, ext4's find_inode_bit/recently_deleted): that, not the server, bounded 4 KiB PUTs there.
@@ -17,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { emit } from './report.js';
 
-type Mode = 'commit' | 'no-sync' | 'no-mkdir';
+type Mode = 'commit' | 'no-sync' | 'no-mkdir' | 'same-dir';
 
 /** Runs one mode; answers the number of inodes it made (and removed at the end). */
 function run(parent: string, mode: Mode, seconds: number, afterDeleting: number): number {
@@ -33,7 +35,7 @@ function run(parent: string, mode: Mode, seconds: number, afterDeleting: number)
     while (performance.now() - t0 < seconds * 1000) {
       const key = join(root, 'vol', `k${n}`);
       if (mode !== 'no-mkdir') mkdirSync(key);
-      const tmp = join(root, 'tmp', `${randomUUID()}.part`);
+      const tmp = mode === 'same-dir' ? join(key, `${randomUUID()}.part`) : join(root, 'tmp', `${randomUUID()}.part`);
       const fd = openSync(tmp, flags);
       try { writeSync(fd, data); } finally { closeSync(fd); }
       renameSync(tmp, mode === 'no-mkdir' ? key : join(key, 'xl.meta'));
@@ -53,4 +55,4 @@ function run(parent: string, mode: Mode, seconds: number, afterDeleting: number)
 
 const dir = process.argv[2] ?? process.env.BENCH_DIR ?? tmpdir();
 let deleted = 0;
-for (const mode of ['commit', 'commit', 'no-sync', 'no-mkdir'] as const) deleted = run(dir, mode, Number(process.env.BENCH_SECONDS ?? 3), deleted);
+for (const mode of ['commit', 'commit', 'no-sync', 'no-mkdir', 'same-dir', 'commit'] as const) deleted = run(dir, mode, Number(process.env.BENCH_SECONDS ?? 3), deleted);
