@@ -2,10 +2,12 @@
  * The benchmark's HTTP/1.1 transport: keep-alive sockets that read into one reused buffer (`onread`) and a parser
  * that only counts body bytes unless the text is wanted. Why not undici: client and server share the two cores,
  * and undici copies every received byte into its WASM parser's memory and allocates a buffer per socket read;
- * receiving a 64 MiB body cost 40–58 ms of CPU that way against 16–23 ms here (a node:http server in the same
- * process sending 64 MiB, 4 in flight, three interleaved pairs; /tmp microbenchmark, docs/performance.md ninth
- * session). It speaks what the scenarios need: requests with a Content-Length body (a Buffer or a stream), answers
- * framed by Content-Length or chunked encoding (RFC 9112 §6.3, §7.1), keep-alive unless the server says close.
+ * receiving a 64 MiB body cost 40–58 ms of CPU that way against 16–23 ms here (a microbenchmark: a node:http server
+ * in the same process sending 64 MiB, 4 in flight, three interleaved pairs; docs/performance.md, ninth session).
+ * It speaks what the scenarios need: requests with a Content-Length body (a Buffer or a stream), answers framed by
+ * Content-Length or chunked encoding (RFC 9112 §6.3, §7.1), keep-alive unless the server says close. A connection
+ * silent for `timeoutMs` (default 120 s, as a stuck server must fail the run rather than hang it) is dropped and its
+ * request rejected.
  */
 import net from 'node:net';
 import { once } from 'node:events';
@@ -134,7 +136,7 @@ class Connection {
   /** When the server will close this connection if it stays idle (its Keep-Alive hint), less a second's margin. */
   idleUntil = Number.POSITIVE_INFINITY;
 
-  constructor(host: string, port: number) {
+  constructor(host: string, port: number, timeoutMs: number) {
     this.socket = net.connect({
       host, port, noDelay: true,
       onread: { buffer: READ_BUFFER, callback: (n: number, b: Uint8Array) => this.#onRead(n, b as Buffer) },
@@ -142,6 +144,10 @@ class Connection {
     const fail = (err: Error): void => { this.dead = true; this.#settle?.(err); };
     this.socket.on('error', fail);
     this.socket.on('close', () => fail(new Error('connection closed before the response ended')));
+    this.socket.setTimeout(timeoutMs, () => {
+      fail(new Error(`no answer from ${host}:${port} for ${timeoutMs} ms`));
+      this.socket.destroy();
+    });
   }
 
   #onRead(n: number, b: Buffer): boolean {
@@ -177,7 +183,7 @@ class Connection {
       if (body !== undefined && body.length > 0) this.socket.write(body);
       this.socket.uncork();
     } else {
-      this.socket.write(head);
+      this.socket.write(head, 'latin1');
       for await (const c of body as AsyncIterable<Buffer>) {
         // Answered (or failed) before the whole body went out: the connection cannot carry another request.
         if (this.dead || parser.done) { this.dead = true; break; }
@@ -194,8 +200,10 @@ export class RawHttp {
   readonly #port: number;
   readonly #idle: Connection[] = [];
   readonly #all = new Set<Connection>();
+  readonly #timeoutMs: number;
 
-  constructor(origin: string) {
+  constructor(origin: string, opts: { timeoutMs?: number } = {}) {
+    this.#timeoutMs = opts.timeoutMs ?? 120_000;
     const u = new URL(origin);
     if (u.protocol !== 'http:') throw new Error(`the bench's client speaks http:// only, not ${u.protocol}`);
     this.#host = u.hostname;
@@ -216,7 +224,7 @@ export class RawHttp {
       this.#all.delete(conn);
       conn = this.#idle.pop();
     }
-    if (conn === undefined) { conn = new Connection(this.#host, this.#port); this.#all.add(conn); }
+    if (conn === undefined) { conn = new Connection(this.#host, this.#port, this.#timeoutMs); this.#all.add(conn); }
     let head = `${method} ${path} HTTP/1.1\r\n`;
     for (const [k, v] of Object.entries(headers)) head += `${k}: ${v}\r\n`;
     head += '\r\n';

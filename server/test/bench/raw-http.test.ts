@@ -1,7 +1,7 @@
 /**
  * The bench's HTTP/1.1 transport (server/bench/raw-http.ts) against hand-written answers from a raw TCP server:
  * heads split over reads, Content-Length and chunked bodies, keep-alive reuse, `Connection: close`, an answer
- * that comes before the request body is all sent, and a server that hangs up mid-body.
+ * that comes before the request body is all sent, and a server that hangs up mid-body or goes silent.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -134,13 +134,15 @@ test('a streamed request body, and an answer before the body is all sent', async
   }
 });
 
-test('a server that hangs up mid-body, or answers what is not HTTP, rejects the request', async () => {
+test('a server that hangs up mid-body, answers what is not HTTP, or goes silent rejects the request', async () => {
   scripts.set('/cut', (sock) => { sock.end('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly some'); });
   scripts.set('/junk', (sock) => { sock.write('SSH-2.0-OpenSSH\r\n\r\n'); });
-  const http = new RawHttp(origin);
+  scripts.set('/silent', (sock) => { sock.write('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc'); });
+  const http = new RawHttp(origin, { timeoutMs: 300 });
   try {
     await assert.rejects(http.request('GET', '/cut', { host: 'x' }), /closed before the response ended/);
     await assert.rejects(http.request('GET', '/junk', { host: 'x' }), /not an HTTP\/1\.1 response/);
+    await assert.rejects(http.request('GET', '/silent', { host: 'x' }), /no answer from 127\.0\.0\.1:\d+ for 300 ms/);
     assert.throws(() => new RawHttp('https://127.0.0.1:1'), /http:\/\/ only/);
   } finally {
     http.destroy();
