@@ -34,6 +34,8 @@ export SVC_TEST_RUN_ID
 cleanup() {
   docker ps -aq --filter "label=svc-test.run=$SVC_TEST_RUN_ID" | xargs -r docker rm -f >/dev/null 2>&1 || true
   docker network ls -q --filter "label=svc-test.run=$SVC_TEST_RUN_ID" | xargs -r docker network rm >/dev/null 2>&1 || true
+  # The run's port reservations (integration/test/helpers/net.ts).
+  rm -rf "${TMPDIR:-/tmp}/svc-test-ports-$SVC_TEST_RUN_ID"
 }
 trap cleanup EXIT
 node scripts/run-tests.mjs "$@"

@@ -1,18 +1,46 @@
 /** Loopback helpers: free ports and a DNS lookup that sends the test hostnames to 127.0.0.1. */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { LookupFunction } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
-/** A TCP port that was free on 127.0.0.1 a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports handed out come from below Linux's ephemeral range (32768–60999 by default): a port from `listen(0)` was free
+ * a moment ago, but before Docker's proxy bound it an outgoing connection of a test running alongside could take it
+ * as its local port ("bind: address already in use", seen in CI on the ACME test). Test files run in parallel
+ * processes, so each port is reserved by creating a file for it (O_EXCL) in a directory of this test run.
+ */
+const LOW = 20_000;
+const HIGH = 32_000;
+const RESERVED = join(tmpdir(), `svc-test-ports-${process.env.SVC_TEST_RUN_ID ?? 'local'}`);
+
+function reserve(port: number): boolean {
+  mkdirSync(RESERVED, { recursive: true });
+  try {
+    writeFileSync(join(RESERVED, String(port)), String(process.pid), { flag: 'wx' });
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
-      s.close(() => resolve(port));
-    });
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
   });
+}
+
+/** A TCP port on 127.0.0.1 that is free, outside the ephemeral range, and given to no other test of this run. */
+export async function freePort(): Promise<number> {
+  for (let i = 0; i < 1000; i++) {
+    const port = LOW + Math.floor(Math.random() * (HIGH - LOW));
+    if (reserve(port) && await bindable(port)) return port;
+  }
+  throw new Error(`no free port between ${LOW} and ${HIGH} after 1,000 tries (reservations in ${RESERVED})`);
 }
 
 /** A `lookup` for http(s) agents: every name is 127.0.0.1 (the published proxy), whatever the caller asks. */
