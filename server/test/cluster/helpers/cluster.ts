@@ -70,10 +70,14 @@ export interface TestCluster {
   destroy(): Promise<void>;
 }
 
-/** A port free on 127.0.0.1..N (same port for every node, since the addresses differ). */
+/**
+ * A port free on 127.0.0.1..N (same port for every node, since the addresses differ). From 10000–19999: below Linux's
+ * ephemeral range (32768–60999), which a concurrent test's outgoing connection may take between this check and the
+ * node's bind, and apart from the integration suite's reserved ports (20000–31999, integration/test/helpers/net.ts).
+ */
 async function freePort(n: number): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 30_000);
+    const port = 10_000 + Math.floor(Math.random() * 10_000);
     let ok = true;
     for (let i = 1; i <= n && ok; i++) {
       ok = await new Promise<boolean>((resolve) => {
