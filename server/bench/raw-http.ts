@@ -36,7 +36,9 @@ class ResponseParser {
   /** The server's `Keep-Alive: timeout=N` hint in seconds, when it gives one. */
   keepAliveS: number | undefined;
   done = false;
+  /** Keep the body: asked for, or (when not said) an error status, so the caller can quote it. Known once the head is read. */
   readonly #keep: boolean | undefined;
+  #keepBody = false;
   readonly #noBody: boolean;
   #pending = EMPTY;
   #inHead = true;
@@ -53,7 +55,7 @@ class ResponseParser {
     this.#noBody = noBody;
   }
 
-  get body(): Buffer { return Buffer.concat(this.#kept); }
+  get body(): Buffer { return this.#kept.length === 0 ? EMPTY : Buffer.concat(this.#kept); }
 
   feed(b: Buffer, n: number): number {
     let off = 0;
@@ -77,6 +79,7 @@ class ResponseParser {
     const m = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0] ?? '');
     if (m === null) throw new Error(`not an HTTP/1.1 response: ${JSON.stringify(lines[0]?.slice(0, 80))}`);
     this.status = Number(m[1]);
+    this.#keepBody = this.#keep ?? this.status >= 300;
     let length = -1;
     for (const line of lines.slice(1)) {
       const c = line.indexOf(':');
@@ -99,7 +102,7 @@ class ResponseParser {
     const take = Math.min(this.#left, n - off);
     this.bytes += take;
     this.#left -= take;
-    if (this.#keep === true || (this.#keep === undefined && this.status >= 300)) this.#kept.push(Buffer.from(b.subarray(off, off + take)));
+    if (this.#keepBody) this.#kept.push(Buffer.from(b.subarray(off, off + take)));
     if (!this.#chunked && this.#left === 0) this.done = true;
     return off + take;
   }
