@@ -54,3 +54,15 @@ test('one log per drive root in the process, whatever the path spelling', () => 
   assert.equal(changeLogFor('/tmp/x/../d1'), changeLogFor('/tmp/d1'));
   assert.notEqual(changeLogFor('/tmp/d1'), changeLogFor('/tmp/d2'));
 });
+
+test('forgetting old changes keeps a key changed again since: its later change still invalidates stamps', () => {
+  const log = new ChangeLog();
+  log.touch('b', 'hot');
+  for (let i = 1; i < MAX_CHANGES; i++) log.touch('b', `k${i}`);
+  const s = log.stamp();
+  log.touch('b', 'hot'); // its first change is now the oldest entry, superseded by this one
+  log.touch('b', 'new1');
+  log.touch('b', 'new2'); // over the limit: the oldest quarter is forgotten
+  assert.equal(log.unchanged('b', '', 'hot', s), false, 'hot changed after the stamp');
+  assert.equal(log.unchanged('b', '', `k${MAX_CHANGES - 1}`, s), true, 'a recent change before the stamp is still known');
+});
