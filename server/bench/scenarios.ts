@@ -84,10 +84,14 @@ async function timedOps(ctx: BenchContext, concurrency: number, op: (i: number) 
 export async function smallObjects(ctx: BenchContext, concurrencies: readonly number[]): Promise<void> {
   const small = Buffer.alloc(4096, 0x61);
   // Warm-up (not measured): a server runs for days, so the JIT's first seconds of compiling the hot paths are
-  // not part of its steady state; without this the first scenario measured the compiler.
+  // not part of its steady state; without this the first scenario measured the compiler. New keys, not 500 keys
+  // written over and over: each overwrite frees an inode per drive, and on ext4 without a journal (this project's
+  // machine) the allocator then steps over every inode freed in the last 1-6 minutes on each creation
+  // (fs/ext4/ialloc.c recently_deleted, only without a journal): the PUTs measured next paid for the warm-up's
+  // garbage, 724 → 987 PUT/s at 16 in flight (docs/performance.md, tenth session).
   await timedOps({ ...ctx, seconds: 3 }, 16, async (i) => {
-    await ctx.lean().put(ctx.bucket, `warm/${i % 500}`, small);
-    await ctx.lean().get(ctx.bucket, `warm/${i % 500}`);
+    await ctx.lean().put(ctx.bucket, `warm/${i}`, small);
+    await ctx.lean().get(ctx.bucket, `warm/${i}`);
   });
   for (const c of concurrencies) {
     const put = await withCpu(ctx, () => timedOps(ctx, c, async (i) => {
