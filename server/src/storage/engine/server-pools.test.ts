@@ -1,5 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { rename } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { openPools } from './open-storage.js';
 import type { Storage } from './open-storage.js';
@@ -163,5 +164,27 @@ test('a pool whose drives belong to another deployment is refused', async () => 
     });
   } finally {
     await other.cleanup();
+  }
+});
+
+test('a pool below read quorum: reads of keys another pool holds are served; absence and writes are not assumed', async () => {
+  next = 0.1;
+  await put(st, 'b', 'in-first', pattern(3000, 7));
+  next = 0.9;
+  await put(st, 'b', 'in-second', pattern(3000, 8));
+  assert.equal(await poolOf(st, 'b', 'in-first'), 0);
+  assert.equal(await poolOf(st, 'b', 'in-second'), 1);
+  // Every drive of the second pool gone (its directories moved away): it cannot answer for any key.
+  const moved = b.sets.flat();
+  await Promise.all(moved.map((d) => rename(d, `${d}.away`)));
+  try {
+    assert.deepEqual(await get(st, 'b', 'in-first'), pattern(3000, 7));
+    assert.equal((await st.getObjectInfo('b', 'in-first')).size, 3000);
+    await assert.rejects(get(st, 'b', 'in-second'), (err: Error) => err.name !== 'ObjectNotFoundError');
+    await assert.rejects(st.getObjectInfo('b', 'never-written'), (err: Error) => err.name !== 'ObjectNotFoundError',
+      'the second pool may hold it: not found is not proven');
+    await assert.rejects(st.putObjectTags('b', 'in-first', [{ key: 'k', value: 'v' }]), (err: Error) => err.name !== 'ObjectNotFoundError');
+  } finally {
+    await Promise.all(moved.map((d) => rename(`${d}.away`, d)));
   }
 });

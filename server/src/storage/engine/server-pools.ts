@@ -51,19 +51,31 @@ export class ServerPools implements ObjectLayer {
     return this.pools.flatMap((p) => p.sets);
   }
 
-  /** Pools holding `key`, newest first. A pool that cannot answer fails the call: writing elsewhere could fork the key. */
-  async #locate(bucket: string, key: string): Promise<Located[]> {
-    const found = await Promise.all(this.pools.map(async (p, pool) => {
+  /**
+   * Pools holding `key`, newest first. A pool that cannot answer fails the call: writing elsewhere could fork the key.
+   * With `forRead`, a pool that cannot answer is passed over when another pool holds the key (as MinIO's reads do): a
+   * GET is served while one pool is below read quorum, at the risk, only if two racing first writes put the key in
+   * both pools, of an older copy. With no pool holding it, the failure stands: absence is not proven.
+   */
+  async #locate(bucket: string, key: string, forRead = false): Promise<Located[]> {
+    const answers = await Promise.allSettled(this.pools.map(async (p, pool) => {
       const record = await p.recordOf(bucket, key);
       return record === null ? undefined : { pool, modTime: newestModTime(record) };
     }));
-    return found.filter((f): f is Located => f !== undefined).sort((a, b) => b.modTime - a.modTime);
+    const found: Located[] = [];
+    let failure: PromiseRejectedResult | undefined;
+    for (const a of answers) {
+      if (a.status === 'rejected') failure ??= a;
+      else if (a.value !== undefined) found.push(a.value);
+    }
+    if (failure !== undefined && !(forRead && found.length > 0)) throw failure.reason;
+    return found.sort((a, b) => b.modTime - a.modTime);
   }
 
   /** The pool of the newest copy of `key`, or pool 1 (whose answer is then the right "not found"). */
-  async #readPool(bucket: string, key: string): Promise<ErasureSets> {
+  async #readPool(bucket: string, key: string, forRead = false): Promise<ErasureSets> {
     await this.#first.getBucketInfo(bucket);
-    const at = await this.#locate(bucket, key);
+    const at = await this.#locate(bucket, key, forRead);
     return this.pools[at[0]?.pool ?? 0]!;
   }
 
@@ -139,11 +151,11 @@ export class ServerPools implements ObjectLayer {
   }
 
   async getObjectInfo(bucket: string, key: string, opts: VersionSelector = {}): Promise<ObjectInfo> {
-    return (await this.#readPool(bucket, key)).getObjectInfo(bucket, key, opts);
+    return (await this.#readPool(bucket, key, true)).getObjectInfo(bucket, key, opts);
   }
 
   async openObject(bucket: string, key: string, opts: VersionSelector = {}): Promise<OpenObject> {
-    return (await this.#readPool(bucket, key)).openObject(bucket, key, opts);
+    return (await this.#readPool(bucket, key, true)).openObject(bucket, key, opts);
   }
 
   async putObjectTags(bucket: string, key: string, tags: ObjectTag[]): Promise<ObjectInfo> {
