@@ -14,6 +14,12 @@ export interface DiskInfo {
   total: number;
   free: number;
   used: number;
+  /**
+   * Identity of the drive's root directory (a local drive: its device and inode), when the drive knows it: another
+   * directory put in its place, e.g. an old copy of the drive carrying the same format, has another identity
+   * (the drive monitor heals such a drive, drive-monitor.ts).
+   */
+  id?: string;
 }
 
 /** Sequential writer of one shard file in the system area (temp write, then `close` fsyncs). */

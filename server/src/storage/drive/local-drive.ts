@@ -62,10 +62,10 @@ export class LocalDrive implements Drive {
 
   async diskInfo(): Promise<DiskInfo> {
     try {
-      const s = await statfs(this.#l.root);
+      const [s, root] = await Promise.all([statfs(this.#l.root), stat(this.#l.root)]);
       const total = s.blocks * s.bsize;
       const free = s.bavail * s.bsize;
-      return { endpoint: this.endpoint, total, free, used: total - s.bfree * s.bsize };
+      return { endpoint: this.endpoint, total, free, used: total - s.bfree * s.bsize, id: `${root.dev}:${root.ino}` };
     } catch (err) {
       throw await this.#l.mapError(err, '.');
     }

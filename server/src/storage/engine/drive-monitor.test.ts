@@ -1,6 +1,6 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { access, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { access, cp, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InsufficientReadQuorumError, InsufficientWriteQuorumError } from './storage-errors.js';
 import { get, pattern, put, testCluster, type TestCluster } from './testing.js';
@@ -133,4 +133,22 @@ test('a format marked "healing" makes every view count the drive as lacking obje
   assert.ok(again instanceof ErasureSets);
   assert.equal(again.sets[0]!.drives[0]!.lacksObjects, false);
   await assertIntact(again, objects);
+});
+
+test('an old copy of a drive moved into its place between two checks is healed with what it lacks', async (t) => {
+  const { c, st, objects } = await seededCluster(t, 'old-');
+  const root = c.sets[0]![3]!;
+  await st.health(); // the monitor has seen the drive's directory
+  await cp(root, `${root}.copy`, { recursive: true });
+  const after = pattern(4096, 99);
+  await put(st, 'bkt', 'written-after-the-copy', after);
+  // Same format, same drive id, another directory, never seen offline by the monitor.
+  await rename(root, `${root}.live`);
+  await rename(`${root}.copy`, root);
+  await assert.rejects(access(join(root, 'bkt', '+written-after-the-copy', 'xl.meta')), 'the copy lacks the new object');
+  await st.health();
+  await st.drainHeals();
+  await access(join(root, 'bkt', '+written-after-the-copy', 'xl.meta'));
+  objects.set('written-after-the-copy', after);
+  await assertIntact(st, objects);
 });

@@ -16,7 +16,10 @@ import type { SetDrive } from './set-drive.js';
  *    background heal of the whole set onto it, since it may have missed writes);
  *  - no format but a root directory (wiped or replaced drive) → formatted with the slot's UUID
  *    and fully healed (it counts as online and "healing" meanwhile);
- *  - missing root, I/O errors → offline; another deployment or UUID → refused (logged).
+ *  - missing root, I/O errors → offline; another deployment or UUID → refused (logged);
+ *  - same format but another root directory than at the last check (DiskInfo.id: e.g. an old copy of the drive moved
+ *    into its place between two checks) → as a drive that was down: it may lack what was written since the copy,
+ *    so a heal of the whole set onto it (logged).
  */
 export class DriveMonitor implements DriveChecker {
   readonly #sets: readonly ErasureSet[];
@@ -92,12 +95,18 @@ export class DriveMonitor implements DriveChecker {
           this.#logger.error(`drive ${slot.drive.endpoint} carries deployment ${f.deploymentId} drive ${f.thisDrive}, expected ${this.#reference.deploymentId} drive ${slot.uuid}: not used`);
         }
         slot.state = 'mismatched';
+        slot.rootId = undefined;
         return 'down';
       }
       slot.unhealed = f.healing !== undefined;
-      if (!wasOnline) await this.#cameBack(set, slot, false);
+      const { id } = await slot.drive.diskInfo();
+      const replaced = wasOnline && slot.rootId !== undefined && id !== undefined && id !== slot.rootId;
+      slot.rootId = id;
+      if (replaced) this.#logger.warn(`drive ${slot.drive.endpoint} is another directory than before, with the same format: healing it`);
+      if (!wasOnline || replaced) await this.#cameBack(set, slot, false);
       return 'ok';
     } catch (err) {
+      slot.rootId = undefined;
       if (wasOnline) this.#logger.warn(`drive ${slot.drive.endpoint} is offline: ${(err as Error).message}`);
       slot.state = err instanceof UnformattedDiskError ? 'unformatted' : 'offline';
       return err instanceof UnformattedDiskError ? 'unformatted' : 'down';

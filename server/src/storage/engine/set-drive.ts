@@ -19,6 +19,8 @@ export class SetDrive {
   healing = false;
   /** True while its format says it was formatted empty as a replacement and is not fully healed (DriveFormat.healing). */
   unhealed = false;
+  /** The drive's root identity (DiskInfo.id) at the monitor's last check while online; undefined otherwise. */
+  rootId: string | undefined;
 
   constructor(drive: Drive, setIndex: number, index: number, uuid: string) {
     this.drive = drive;
