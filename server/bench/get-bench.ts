@@ -12,7 +12,8 @@
  * its own: the file system's share) and this client's (from /proc and process.cpuUsage), the figures that tell two
  * versions apart on a machine whose speed drifts (run them interleaved). A bad option combination: one line on
  * stderr, exit code 2.
- * BENCH_NODE_ARGS are node options for the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p", "--trace-gc").
+ * BENCH_NODE_ARGS are node options for the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p", "--trace-gc"); BENCH_KEEP=1
+ * leaves the drives in place at the end.
  */
 import { execSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -94,5 +95,6 @@ try {
 } finally {
   await second?.stop();
   await svc.stop();
-  svc.cleanup();
+  // BENCH_KEEP=1: no deletions for the next interleaved run to pay for (README, ext4 without a journal).
+  if (process.env.BENCH_KEEP !== '1') svc.cleanup();
 }

@@ -20,7 +20,7 @@
 import { JobWorker, type JobReply } from '../../common/index.js';
 import { rootState } from './drive-layout.js';
 import { readSmallFile } from './local-shard-io.js';
-import { DRIVE_MISSING, DRIVE_UNFORMATTED, WORKER_SOURCE, type ChildrenAnswer, type ChildrenJob, type IoJob, type ReadJob, type ReadsAnswer, type ReadsJob, type ScanAnswer, type ScanJob } from './io-worker-source.js';
+import { DRIVE_MISSING, DRIVE_UNFORMATTED, WORKER_SOURCE, type ChildrenAnswer, type ChildrenJob, type CommitsAnswer, type CommitsJob, type IoJob, type ReadJob, type ReadsAnswer, type ReadsJob, type ScanAnswer, type ScanJob } from './io-worker-source.js';
 
 /** Workers started up front and kept: two keep both cores busy without a queue building up behind one. */
 const POOL_SIZE = 2;
@@ -83,7 +83,7 @@ function pick(): JobWorker {
 }
 
 /** Shaped like a failed fs call (code and errno), so the drive maps it the same way. */
-function ioError(code: unknown, errno: unknown): Error {
+export function ioError(code: unknown, errno: unknown): Error {
   return Object.assign(new Error(String(code)), { code, errno });
 }
 
@@ -91,6 +91,7 @@ function ioError(code: unknown, errno: unknown): Error {
 export function runIoJob(job: ScanJob): Promise<ScanAnswer>;
 export function runIoJob(job: ChildrenJob): Promise<ChildrenAnswer>;
 export function runIoJob(job: ReadJob): Promise<Uint8Array>;
+export function runIoJob(job: CommitsJob): Promise<CommitsAnswer>;
 export async function runIoJob(job: IoJob): Promise<unknown> {
   if (job.op === 'read') return queueRead(job);
   return send(job);

@@ -52,12 +52,40 @@ export interface ReadsAnswer {
   errnos: (number | null)[];
 }
 
+/**
+ * Inline commits of one drive (LocalDrive, with the commit log: commit-log.ts): per item, `dir` created (mkdir -p),
+ * `data` written to `tmp` and renamed over `dst`, with no sync (the log's record makes the commit durable).
+ */
+export interface CommitsJob {
+  op: 'commits';
+  items: CommitItem[];
+}
+
+export interface CommitItem {
+  /** The bucket's directory: a commit must not create it (the bucket was deleted: COMMIT_NO_VOLUME). */
+  volDir: string;
+  dir: string;
+  tmp: string;
+  dst: string;
+  data: Uint8Array;
+}
+
+/** Per item of a {@link CommitsJob}: COMMIT_CREATED (the key's directory is new), COMMIT_EXISTED, COMMIT_NO_VOLUME, or an error code. */
+export interface CommitsAnswer {
+  results: string[];
+  errnos: (number | null)[];
+}
+
+export const COMMIT_CREATED = 'CREATED';
+export const COMMIT_EXISTED = 'EXISTED';
+export const COMMIT_NO_VOLUME = 'NO_VOLUME';
+
 /** Error codes of a {@link ReadJob} whose file and drive format are absent. */
 export const DRIVE_UNFORMATTED = 'DRIVE_UNFORMATTED';
 export const DRIVE_MISSING = 'DRIVE_MISSING';
 
 /** Every job a drive I/O worker runs. */
-export type IoJob = ScanJob | ChildrenJob | ReadJob | ReadsJob;
+export type IoJob = ScanJob | ChildrenJob | ReadJob | ReadsJob | CommitsJob;
 
 /** Answer of a {@link ChildrenJob}: status per child, metadata bytes concatenated. */
 export interface ChildrenAnswer {
@@ -185,6 +213,23 @@ function reads(job) {
   }
   return { data, errors, errnos };
 }
+function commit(it) {
+  const created = fs.mkdirSync(it.dir, { recursive: true });
+  if (created !== undefined && created.length <= it.volDir.length) {
+    fs.rmSync(created, { recursive: true, force: true });
+    return '${COMMIT_NO_VOLUME}';
+  }
+  fs.writeFileSync(it.tmp, it.data);
+  try { fs.renameSync(it.tmp, it.dst); } catch (e) { try { fs.unlinkSync(it.tmp); } catch {} throw e; }
+  return created === undefined ? '${COMMIT_EXISTED}' : '${COMMIT_CREATED}';
+}
+function commits(job) {
+  const results = [], errnos = [];
+  for (const it of job.items) {
+    try { results.push(commit(it)); errnos.push(null); } catch (e) { results.push(String(e.code || e.message)); errnos.push(e.errno ?? null); }
+  }
+  return { results, errnos };
+}
 parentPort.on('message', (m) => {
   let value, error, errno, transfer = [];
   try {
@@ -195,6 +240,7 @@ parentPort.on('message', (m) => {
         transfer = [value.status.buffer, value.children.buffer, value.offsets.buffer, value.data.buffer];
         break;
       case 'read': value = read(m.job); transfer = [value.buffer]; break;
+      case 'commits': value = commits(m.job); break;
       case 'reads': value = reads(m.job); transfer = value.data.filter((d) => d !== null).map((d) => d.buffer); break;
       default: error = 'EINVAL';
     }

@@ -3,10 +3,12 @@ import { constants } from 'node:fs';
 import { access, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, statfs, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ChildState, DirScan, DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive.js';
+import { commitLogFor, type CommitLog, type LogRecord } from './commit-log.js';
 import { openShardWriter } from './direct-shard-writer.js';
+import { InlineCommits } from './inline-commits.js';
 import { DriveLayout, FORMAT_FILE, SYS_AREAS, TRASH_DIR, errno } from './drive-layout.js';
 import { ioPoolSaturated, runIoJob, warmIoPool } from './io-pool.js';
-import { DRIVE_MISSING, DRIVE_UNFORMATTED } from './io-worker-source.js';
+import { COMMIT_EXISTED, COMMIT_NO_VOLUME, DRIVE_MISSING, DRIVE_UNFORMATTED } from './io-worker-source.js';
 import { LocalShardReader, readSmallFile } from './local-shard-io.js';
 import { listDir, readChildren, scanDir } from './local-listing.js';
 import {
@@ -27,10 +29,14 @@ export class LocalDrive implements Drive {
   readonly isLocal = true;
   /** Where things are on this drive, and its error mapping. */
   readonly #l: DriveLayout;
+  /** Inline commits are durable through it (commit-log.ts); one per root in the process. */
+  readonly #log: CommitLog;
+  readonly #inline = new InlineCommits();
 
   constructor(root: string) {
     this.endpoint = root;
     this.#l = new DriveLayout(root);
+    this.#log = commitLogFor(root, this.#l.sys, (r) => this.#replay(r));
   }
 
   async readFormat(): Promise<Buffer> {
@@ -71,9 +77,15 @@ export class LocalDrive implements Drive {
     }
   }
 
+  /** Also replays the commit logs an earlier process left on this drive (commit-log.ts), before anything else uses them. */
   async cleanTemp(olderThanMs = 0): Promise<void> {
     if ((await this.#l.rootState()) === 'ok') {
       for (const area of SYS_AREAS) await mkdir(join(this.#l.sys, area), { recursive: true });
+      try {
+        await this.#log.ready();
+      } catch (err) {
+        throw await this.#l.mapError(err, 'commit log');
+      }
     }
     const cutoff = Date.now() - olderThanMs;
     for (const dir of [this.#l.tmp, join(this.#l.sys, TRASH_DIR)]) {
@@ -177,6 +189,7 @@ export class LocalDrive implements Drive {
     const dir = this.#l.volumeDir(volume);
     const trash = join(this.#l.sys, TRASH_DIR, randomUUID());
     try {
+      await this.#log.dropVolume(volume);
       await rename(dir, trash);
     } catch (err) {
       const mapped = await this.#l.mapError(err, volume);
@@ -264,10 +277,14 @@ export class LocalDrive implements Drive {
     if (opts.dataDir !== null) assertDataDir(opts.dataDir);
     const src = opts.srcDataPath === null ? null : this.#l.sysPath(opts.srcDataPath);
     try {
+      // Inline objects (no data directory to move in, no hashed segment names) commit through the log.
+      const logged = src === null && named.length === 0 && await this.#log.ready();
+      if (!logged) await this.#log.drop(volume, key);
       // A concurrent delete may prune the fresh directory before the rename: retry once.
       for (let attempt = 0; ; attempt++) {
         try {
-          await this.#commit(volDir, dir, named, src, meta, opts);
+          if (logged) await this.#log.commit(volume, key, meta, () => this.#commitInline(volDir, dir, meta, opts));
+          else await this.#commit(volDir, dir, named, src, meta, opts);
           break;
         } catch (err) {
           if (attempt > 0 || errno(err) !== 'ENOENT') throw err;
@@ -290,10 +307,7 @@ export class LocalDrive implements Drive {
     if (created !== undefined && created.length <= volDir.length) {
       // mkdir -p had to create the volume (or the root): the bucket does not exist here.
       await rm(created, { recursive: true, force: true });
-      const state = await this.#l.rootState();
-      if (state === 'missing') throw new DiskNotFoundError(this.endpoint);
-      if (state === 'unformatted') throw new UnformattedDiskError(this.endpoint);
-      throw new VolumeNotFoundError(this.endpoint, basename(volDir));
+      throw await this.#volumeMissing(volDir);
     }
     let trashed = false;
     for (const n of named) await this.#atomicWrite(join(n.dir, SEGMENT_NAME_FILE), Buffer.from(n.original, 'utf8'));
@@ -314,13 +328,45 @@ export class LocalDrive implements Drive {
       }
     }
     await this.#atomicWrite(join(dir, META_FILE), meta);
-    if (created === undefined) {
-      const names = await readdir(dir);
-      const keep = new Set(opts.keepDataDirs ?? []);
-      const stale = names.filter((n) => isDataDirName(n) && n !== opts.dataDir && !keep.has(n));
-      await Promise.all(stale.map((n) => rm(join(dir, n), { recursive: true, force: true })));
-    }
+    if (created === undefined) await this.#dropStaleDataDirs(dir, opts);
     if (trashed) await this.#emptyTrash();
+  }
+
+  /** The error of a commit whose bucket directory is not there: the drive's state says which. */
+  async #volumeMissing(volDir: string): Promise<Error> {
+    const state = await this.#l.rootState();
+    if (state === 'missing') return new DiskNotFoundError(this.endpoint);
+    if (state === 'unformatted') return new UnformattedDiskError(this.endpoint);
+    return new VolumeNotFoundError(this.endpoint, basename(volDir));
+  }
+
+  /** After a key's record was replaced: data directories it no longer references go. */
+  async #dropStaleDataDirs(dir: string, opts: RenameDataOptions): Promise<void> {
+    const names = await readdir(dir);
+    const keep = new Set(opts.keepDataDirs ?? []);
+    const stale = names.filter((n) => isDataDirName(n) && n !== opts.dataDir && !keep.has(n));
+    await Promise.all(stale.map((n) => rm(join(dir, n), { recursive: true, force: true })));
+  }
+
+  /** An inline commit's metadata file, written without a sync: its record in the log makes it durable. */
+  async #commitInline(volDir: string, dir: string, meta: Uint8Array, opts: RenameDataOptions): Promise<void> {
+    const outcome = await this.#inline.run({ volDir, dir, tmp: join(this.#l.tmp, `${randomUUID()}.part`), dst: join(dir, META_FILE), data: meta });
+    if (outcome === COMMIT_NO_VOLUME) throw await this.#volumeMissing(volDir);
+    if (outcome === COMMIT_EXISTED) await this.#dropStaleDataDirs(dir, opts);
+  }
+
+  /**
+   * A commit a crash may have lost, from a log an earlier process left (commit-log.ts): written again, synced, unless
+   * its bucket is gone. Data directories an overwrite left behind stay (never deleted on a log's word).
+   */
+  async #replay(r: LogRecord): Promise<void> {
+    const volDir = this.#l.volumeDir(r.volume);
+    if (!(await stat(volDir).then((s) => s.isDirectory(), () => false))) return;
+    const { dir, named } = this.#l.objectDir(r.volume, r.key);
+    await mkdir(dir, { recursive: true });
+    for (const n of named) await this.#atomicWrite(join(n.dir, SEGMENT_NAME_FILE), Buffer.from(n.original, 'utf8'));
+    await this.#atomicWrite(join(dir, META_FILE), r.meta);
+    this.#l.changes.touch(r.volume, r.key);
   }
 
   async #emptyTrash(): Promise<void> {
@@ -369,6 +415,7 @@ export class LocalDrive implements Drive {
     const volDir = this.#l.volumeDir(volume);
     const { dir } = this.#l.objectDir(volume, key);
     try {
+      await this.#log.drop(volume, key);
       await unlink(join(dir, META_FILE)).catch((err: unknown) => {
         if (errno(err) !== 'ENOENT' && errno(err) !== 'ENOTDIR') throw err;
       });

@@ -1,0 +1,379 @@
+import { crc32c } from '@node-rs/crc32';
+import { mkdir, open, readdir, readFile, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { syncFileSystem } from './sync-fs.js';
+
+/**
+ * A drive's commit log: how a small object's commit becomes durable with a share of one sync instead of a sync of
+ * its own (README "Small objects' durability"; docs/performance.md, eleventh session).
+ *
+ * Before, every inline commit wrote its metadata file with O_DSYNC, on every drive: four synced files per 4 KiB PUT
+ * on one device, and that kernel work bounded small PUTs at ~1,000/s here. Now the commit's metadata record is
+ * appended to this log and the metadata file is written next to it without a sync; the appends of one moment share
+ * one write and one fdatasync (group commit), and the commit answers once both are done. About once a second a
+ * checkpoint makes the written files durable with one syncfs (sync-fs.ts) and deletes the log they were in. A crash
+ * loses at most unsynced files whose records are still in a log: the next process replays those logs before the
+ * drive is used (`ready`).
+ *
+ * Replay must never bring back something older than what a later change left. So a key whose record is still in a
+ * log (pending) gets a "dropped" record, synced, before anything else changes it (a delete, a large object's commit,
+ * a bucket deleted: `drop`, `dropVolume`); replay applies the last record of each key unless it is such a drop.
+ * A key stops being pending only once the log holding its record is deleted and that deletion is synced too, so a
+ * log can never reappear after a crash with records a later change superseded.
+ */
+
+/** A record as replayed: the key's metadata file content. */
+export interface LogRecord {
+  volume: string;
+  key: string;
+  meta: Uint8Array;
+}
+
+const MAGIC = 0x4c435653;
+const HEADER_BYTES = 12;
+const KIND_META = 1;
+const KIND_DROP_KEY = 2;
+const KIND_DROP_VOLUME = 3;
+/** How long written files may stay unsynced (and their records in a log). */
+export const CHECKPOINT_MS = 1_000;
+const LOG_DIR = 'log';
+const LOG_SUFFIX = '.log';
+
+/** Record: magic, body length, CRC32C of the body (all u32 LE); body: kind u8, volume and key (u16 LE length + UTF-8), meta. */
+export function encodeRecord(kind: number, volume: string, key: string, meta: Uint8Array | null): Buffer {
+  const vol = Buffer.from(volume, 'utf8');
+  const k = Buffer.from(key, 'utf8');
+  const bodyLen = 1 + 2 + vol.length + 2 + k.length + (meta?.length ?? 0);
+  const buf = Buffer.allocUnsafe(HEADER_BYTES + bodyLen);
+  let at = HEADER_BYTES;
+  buf[at++] = kind;
+  buf.writeUInt16LE(vol.length, at); at += 2;
+  at += vol.copy(buf, at);
+  buf.writeUInt16LE(k.length, at); at += 2;
+  at += k.copy(buf, at);
+  if (meta !== null) buf.set(meta, at);
+  buf.writeUInt32LE(MAGIC, 0);
+  buf.writeUInt32LE(bodyLen, 4);
+  buf.writeUInt32LE(crc32c(buf.subarray(HEADER_BYTES)), 8);
+  return buf;
+}
+
+interface Decoded {
+  kind: number;
+  volume: string;
+  key: string;
+  meta: Uint8Array;
+}
+
+/** The records of one log file, up to the first one torn or damaged (a write the crash cut short: never answered). */
+export function decodeRecords(buf: Buffer): Decoded[] {
+  const out: Decoded[] = [];
+  let at = 0;
+  while (at + HEADER_BYTES <= buf.length) {
+    if (buf.readUInt32LE(at) !== MAGIC) break;
+    const len = buf.readUInt32LE(at + 4);
+    const end = at + HEADER_BYTES + len;
+    if (len < 5 || end > buf.length) break;
+    const body = buf.subarray(at + HEADER_BYTES, end);
+    if (crc32c(body) !== buf.readUInt32LE(at + 8)) break;
+    const kind = body[0]!;
+    const volLen = body.readUInt16LE(1);
+    const keyAt = 3 + volLen;
+    if (keyAt + 2 > body.length) break;
+    const keyLen = body.readUInt16LE(keyAt);
+    const metaAt = keyAt + 2 + keyLen;
+    if (metaAt > body.length) break;
+    out.push({
+      kind, volume: body.toString('utf8', 3, keyAt), key: body.toString('utf8', keyAt + 2, metaAt), meta: body.subarray(metaAt),
+    });
+    at = end;
+  }
+  return out;
+}
+
+/** What replay applies, in order: per key, its last record, unless a later record dropped the key or its volume. */
+export function recordsToReplay(logs: readonly Buffer[]): LogRecord[] {
+  const last = new Map<string, LogRecord>();
+  for (const buf of logs) {
+    for (const r of decodeRecords(buf)) {
+      const id = `${r.volume}\0${r.key}`;
+      if (r.kind === KIND_META) {
+        // Re-inserted: the map's order is the order of each key's last record.
+        last.delete(id);
+        last.set(id, { volume: r.volume, key: r.key, meta: r.meta });
+      } else if (r.kind === KIND_DROP_KEY) {
+        last.delete(id);
+      } else if (r.kind === KIND_DROP_VOLUME) {
+        for (const [other, rec] of last) if (rec.volume === r.volume) last.delete(other);
+      }
+    }
+  }
+  return [...last.values()];
+}
+
+/** One log file being appended to: group commit of the appends that arrive while the previous write syncs. */
+class LogFile {
+  readonly gen: number;
+  readonly path: string;
+  readonly #fh: FileHandle;
+  #queue: { data: Buffer; resolve(): void; reject(err: Error): void }[] = [];
+  #flushing = false;
+  /** Commits and drops not finished (their apply or their append). */
+  inflight = 0;
+  records = 0;
+  #drained: (() => void) | undefined;
+
+  constructor(gen: number, path: string, fh: FileHandle) {
+    this.gen = gen;
+    this.path = path;
+    this.#fh = fh;
+  }
+
+  append(data: Buffer): Promise<void> {
+    this.records++;
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ data, resolve, reject });
+      if (!this.#flushing) {
+        this.#flushing = true;
+        // Appends made in this turn of the event loop share the first write.
+        setImmediate(() => void this.#flush());
+      }
+    });
+  }
+
+  async #flush(): Promise<void> {
+    while (this.#queue.length > 0) {
+      const batch = this.#queue;
+      this.#queue = [];
+      try {
+        await this.#fh.writev(batch.map((b) => b.data));
+        await this.#fh.datasync();
+        for (const b of batch) b.resolve();
+      } catch (err) {
+        for (const b of batch) b.reject(err as Error);
+      }
+    }
+    this.#flushing = false;
+  }
+
+  done(): void {
+    this.inflight--;
+    if (this.inflight === 0) this.#drained?.();
+  }
+
+  /** Resolves once nothing is in flight on this file (no new work comes: it is no longer the current file). */
+  drain(): Promise<void> {
+    if (this.inflight === 0) return Promise.resolve();
+    return new Promise((resolve) => { this.#drained = resolve; });
+  }
+
+  close(): Promise<void> {
+    return this.#fh.close();
+  }
+}
+
+const logs = new Map<string, CommitLog>();
+
+/** The commit log of the drive at `root` (one per root in a process, like its change log). */
+export function commitLogFor(root: string, sysDir: string, replay: (r: LogRecord) => Promise<void>): CommitLog {
+  let log = logs.get(root);
+  if (log === undefined) {
+    log = new CommitLog(root, join(sysDir, LOG_DIR), replay);
+    logs.set(root, log);
+  }
+  return log;
+}
+
+export class CommitLog {
+  readonly #root: string;
+  readonly #dir: string;
+  readonly #replay: (r: LogRecord) => Promise<void>;
+  #ready: Promise<boolean> | undefined;
+  #device = '';
+  #gen = 0;
+  #file: Promise<LogFile> | undefined;
+  /** Files closed but not yet deleted (a checkpoint failed half-way): deleted by the next one. */
+  #retired: LogFile[] = [];
+  /** Key id → generation of the newest log file holding a record of it. */
+  readonly #pending = new Map<string, number>();
+  #timer: NodeJS.Timeout | undefined;
+  #checkpointing = false;
+
+  constructor(root: string, dir: string, replay: (r: LogRecord) => Promise<void>) {
+    this.#root = root;
+    this.#dir = dir;
+    this.#replay = replay;
+  }
+
+  /**
+   * Replays the logs an earlier process left (once; again after a failure) and tells whether the log can be used:
+   * false when the file system cannot be synced as a whole here (no `sync` command), and commits stay synced one by one.
+   */
+  ready(): Promise<boolean> {
+    this.#ready ??= this.#recover().catch((err: unknown) => {
+      this.#ready = undefined;
+      throw err;
+    });
+    return this.#ready;
+  }
+
+  async #recover(): Promise<boolean> {
+    this.#device = String((await stat(this.#root)).dev);
+    const names = await this.#logNames();
+    const bufs = await Promise.all(names.map((n) => readFile(join(this.#dir, n))));
+    // The replay's writes are synced one by one (the caller's classic commit): replay does not depend on syncfs.
+    for (const r of recordsToReplay(bufs)) await this.#replay(r);
+    for (const n of names) await unlink(join(this.#dir, n));
+    try {
+      await syncFileSystem(this.#root, this.#device);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async #logNames(): Promise<string[]> {
+    try {
+      return (await readdir(this.#dir)).filter((n) => n.endsWith(LOG_SUFFIX)).sort();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+  }
+
+  /**
+   * Commits a key's metadata `meta`: its record appended (durable once this resolves) while `apply` writes the
+   * metadata file without a sync. When `apply` fails, the record is dropped again (replay must not redo a commit
+   * that failed here), and the error is thrown.
+   */
+  async commit(volume: string, key: string, meta: Uint8Array, apply: () => Promise<void>): Promise<void> {
+    const file = await this.#current();
+    file.inflight++;
+    const id = `${volume}\0${key}`;
+    this.#pending.set(id, file.gen);
+    try {
+      const [wrote, applied] = await Promise.allSettled([file.append(encodeRecord(KIND_META, volume, key, meta)), apply()]);
+      if (applied.status === 'rejected') {
+        await file.append(encodeRecord(KIND_DROP_KEY, volume, key, null)).catch(() => undefined);
+        throw applied.reason;
+      }
+      if (wrote.status === 'rejected') throw wrote.reason;
+    } finally {
+      file.done();
+      this.#schedule();
+    }
+  }
+
+  /** Before `key` is changed another way: a synced record that replay must not bring its logged commit back. */
+  async drop(volume: string, key: string): Promise<void> {
+    if (!this.#pending.has(`${volume}\0${key}`)) return;
+    await this.#appendDrop(KIND_DROP_KEY, volume, key);
+  }
+
+  /** Before a whole volume goes: its pending keys' records must not come back either. */
+  async dropVolume(volume: string): Promise<void> {
+    const prefix = `${volume}\0`;
+    let any = false;
+    for (const id of this.#pending.keys()) if (id.startsWith(prefix)) { any = true; break; }
+    if (any) await this.#appendDrop(KIND_DROP_VOLUME, volume, '');
+  }
+
+  async #appendDrop(kind: number, volume: string, key: string): Promise<void> {
+    const file = await this.#current();
+    file.inflight++;
+    try {
+      await file.append(encodeRecord(kind, volume, key, null));
+    } finally {
+      file.done();
+      this.#schedule();
+    }
+  }
+
+  #current(): Promise<LogFile> {
+    this.#file ??= this.#openNext().catch((err: unknown) => {
+      this.#file = undefined;
+      throw err;
+    });
+    return this.#file;
+  }
+
+  /**
+   * A new log file, its directory entry synced before its first record counts (ext4 without a journal needs that).
+   * Named by generation: replay reads them in that order (a process only starts new ones after replaying the old).
+   */
+  async #openNext(): Promise<LogFile> {
+    // Not recursive: a wiped drive (no system area) must fail its writes, not get a system area back.
+    await mkdir(this.#dir).catch((err: unknown) => {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    });
+    const gen = ++this.#gen;
+    const path = join(this.#dir, `${String(gen).padStart(9, '0')}-${Date.now()}${LOG_SUFFIX}`);
+    const fh = await open(path, 'ax');
+    try {
+      const dir = await open(this.#dir, 'r');
+      try { await dir.sync(); } finally { await dir.close(); }
+    } catch (err) {
+      await fh.close();
+      await unlink(path).catch(() => undefined);
+      throw err;
+    }
+    return new LogFile(gen, path, fh);
+  }
+
+  #schedule(): void {
+    if (this.#timer !== undefined || this.#checkpointing) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.checkpoint();
+    }, CHECKPOINT_MS);
+    // A process may exit with records still logged: the next one replays them.
+    this.#timer.unref();
+  }
+
+  /**
+   * Makes every commit so far durable without its record: the current file is retired (new commits open the next
+   * one), its commits finish, the file system is synced, the file deleted, and the deletion synced.
+   */
+  async checkpoint(): Promise<void> {
+    if (this.#checkpointing) return;
+    this.#checkpointing = true;
+    try {
+      const current = this.#file;
+      this.#file = undefined;
+      if (current !== undefined) {
+        const file = await current.catch(() => undefined);
+        if (file !== undefined) {
+          await file.drain();
+          await file.close().catch(() => undefined);
+          this.#retired.push(file);
+        }
+      }
+      if (this.#retired.length === 0) return;
+      await syncFileSystem(this.#root, this.#device);
+      const done = this.#retired;
+      for (const f of done) await unlink(f.path).catch((err: unknown) => {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      });
+      await syncFileSystem(this.#root, this.#device);
+      this.#retired = [];
+      const upTo = Math.max(...done.map((f) => f.gen));
+      for (const [id, gen] of this.#pending) if (gen <= upTo) this.#pending.delete(id);
+    } catch {
+      // Tried again a moment later; the records stay in their logs until then. A drive whose root is gone (removed
+      // or unmounted) has nothing left to sync: its state is forgotten, and a remount replays what its logs hold.
+      if (!(await stat(this.#root).then(() => true, () => false))) {
+        this.#retired = [];
+        this.#pending.clear();
+        this.#ready = undefined;
+      }
+    } finally {
+      this.#checkpointing = false;
+      if (this.#file !== undefined || this.#retired.length > 0) this.#schedule();
+    }
+  }
+
+  /** Number of keys whose records are still in a log (tests). */
+  get pendingCount(): number {
+    return this.#pending.size;
+  }
+}

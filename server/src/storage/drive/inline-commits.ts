@@ -1,0 +1,40 @@
+import { ioError, runIoJob } from './io-pool.js';
+import { COMMIT_CREATED, COMMIT_EXISTED, COMMIT_NO_VOLUME, type CommitItem } from './io-worker-source.js';
+
+/** How an inline commit's metadata file was written (io-worker-source.ts CommitsJob). */
+export type CommitOutcome = typeof COMMIT_CREATED | typeof COMMIT_EXISTED | typeof COMMIT_NO_VOLUME;
+
+interface Queued {
+  item: CommitItem;
+  resolve(outcome: CommitOutcome): void;
+  reject(err: Error): void;
+}
+
+/**
+ * One drive's unsynced inline commits (the commit log makes them durable, commit-log.ts). Those asked for in one
+ * turn of the event loop go to an I/O worker as one message: five fs/promises round trips per commit (mkdir, open,
+ * write, close, rename) cost the event loop more than the system calls (docs/performance.md, eleventh session).
+ * One message per drive, so a hung drive holds only its own commits.
+ */
+export class InlineCommits {
+  #queue: Queued[] = [];
+
+  run(item: CommitItem): Promise<CommitOutcome> {
+    return new Promise((resolve, reject) => {
+      if (this.#queue.length === 0) setImmediate(() => this.#flush());
+      this.#queue.push({ item, resolve, reject });
+    });
+  }
+
+  #flush(): void {
+    const batch = this.#queue;
+    this.#queue = [];
+    runIoJob({ op: 'commits', items: batch.map((q) => q.item) }).then((a) => {
+      batch.forEach((q, i) => {
+        const r = a.results[i]!;
+        if (r === COMMIT_CREATED || r === COMMIT_EXISTED || r === COMMIT_NO_VOLUME) q.resolve(r);
+        else q.reject(ioError(r, a.errnos[i]));
+      });
+    }, (err: Error) => { for (const q of batch) q.reject(err); });
+  }
+}
