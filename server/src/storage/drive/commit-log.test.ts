@@ -122,3 +122,16 @@ test('a checkpoint makes the files durable and deletes the logs; replay then has
   await assert.rejects(next.readMeta('b', 'torn'), FileNotFoundError);
   assert.deepEqual(await logNames(next.endpoint), [], 'replayed logs are deleted');
 });
+
+test('a change that reaches a drive before it was opened waits for the replay, which cannot undo it later', async (t) => {
+  const { root, drive } = await fresh(t);
+  await drive.renameData('b', 'k', Buffer.from('meta-k'), INLINE);
+  const copy = await mkdtemp(join(tmpdir(), 'svc-commit-log-early-'));
+  t.after(() => rm(copy, { recursive: true, force: true }));
+  await cp(root, copy, { recursive: true });
+  // A peer's delete arrives first, before this node's startup ran cleanTemp on the drive.
+  const early = new LocalDrive(copy);
+  await early.deleteObject('b', 'k');
+  const next = await afterCrash(t, copy, async () => undefined);
+  await assert.rejects(next.readMeta('b', 'k'), FileNotFoundError);
+});

@@ -265,14 +265,20 @@ export class CommitLog {
     }
   }
 
-  /** Before `key` is changed another way: a synced record that replay must not bring its logged commit back. */
+  /**
+   * Before `key` is changed another way: a synced record that replay must not bring its logged commit back. Waits for
+   * the replay of earlier logs first (a peer's call may reach a drive before its node opened it): a change made
+   * before that replay would be undone by it.
+   */
   async drop(volume: string, key: string): Promise<void> {
+    await this.ready();
     if (!this.#pending.has(`${volume}\0${key}`)) return;
     await this.#appendDrop(KIND_DROP_KEY, volume, key);
   }
 
   /** Before a whole volume goes: its pending keys' records must not come back either. */
   async dropVolume(volume: string): Promise<void> {
+    await this.ready();
     const prefix = `${volume}\0`;
     let any = false;
     for (const id of this.#pending.keys()) if (id.startsWith(prefix)) { any = true; break; }
