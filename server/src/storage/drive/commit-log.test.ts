@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { cp, mkdtemp, readdir, readFile, rm, truncate, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commitLogFor, decodeRecords, encodeRecord, recordsToReplay } from './commit-log.js';
+import { commitLogFor } from './commit-log.js';
+import { decodeRecords, encodeRecord, recordsToReplay } from './commit-log-record.js';
 import { FileNotFoundError } from './drive-errors.js';
 import { LocalDrive } from './local-drive.js';
 
