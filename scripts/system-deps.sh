@@ -7,10 +7,11 @@
 #   debootstrap                         - the Debian base image built without a registry (DOCKER.md §1a)
 #   pebble                              - the ACME test CA (DOCKER.md §3)
 #   chromium                            - headless browser for the console tests (driven by playwright-core)
+#   e2fsprogs, mount                    - journal-less ext4 images on loop devices for the power-cut tests
 # Installed only when missing; needs root (tests run as root in CI).
 set -eu
 need=""
-for p in awscli s3cmd rclone python3-boto3 haproxy util-linux docker.io docker-compose debootstrap pebble chromium; do
+for p in awscli s3cmd rclone python3-boto3 haproxy util-linux docker.io docker-compose debootstrap pebble chromium e2fsprogs mount; do
   dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 if [ -n "$need" ]; then

@@ -4,6 +4,7 @@ import { access, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, statfs
 import { basename, dirname, join } from 'node:path';
 import type { ChildState, DirScan, DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive.js';
 import { commitLogFor, type CommitLog, type LogRecord } from './commit-log.js';
+import { newNameDirs, syncDirs } from './dir-sync.js';
 import { openShardWriter } from './direct-shard-writer.js';
 import { InlineCommits } from './inline-commits.js';
 import { DriveLayout, FORMAT_FILE, SYS_AREAS, TRASH_DIR, errno } from './drive-layout.js';
@@ -310,6 +311,7 @@ export class LocalDrive implements Drive {
       throw await this.#volumeMissing(volDir);
     }
     let trashed = false;
+    const moved: string[] = [];
     for (const n of named) await this.#atomicWrite(join(n.dir, SEGMENT_NAME_FILE), Buffer.from(n.original, 'utf8'));
     if (src !== null && opts.dataDir !== null) {
       const target = join(dir, opts.dataDir);
@@ -321,6 +323,8 @@ export class LocalDrive implements Drive {
         });
       }
       await rename(src, target);
+      // The old name goes for good too: e2fsck may keep either name of a directory found under two parents.
+      moved.push(dirname(src));
       if (opts.keepFiles !== undefined) {
         const keep = new Set(opts.keepFiles);
         const names = await readdir(target);
@@ -328,6 +332,8 @@ export class LocalDrive implements Drive {
       }
     }
     await this.#atomicWrite(join(dir, META_FILE), meta);
+    // Durable before the drive answers (issue 9: fsync'd on write quorum before the 200): the new names too.
+    await syncDirs([...newNameDirs(dir, created), ...named.map((n) => n.dir), ...moved]);
     if (created === undefined) await this.#dropStaleDataDirs(dir, opts);
     if (trashed) await this.#emptyTrash();
   }
@@ -363,9 +369,11 @@ export class LocalDrive implements Drive {
     const volDir = this.#l.volumeDir(r.volume);
     if (!(await stat(volDir).then((s) => s.isDirectory(), () => false))) return;
     const { dir, named } = this.#l.objectDir(r.volume, r.key);
-    await mkdir(dir, { recursive: true });
+    const created = await mkdir(dir, { recursive: true });
     for (const n of named) await this.#atomicWrite(join(n.dir, SEGMENT_NAME_FILE), Buffer.from(n.original, 'utf8'));
     await this.#atomicWrite(join(dir, META_FILE), r.meta);
+    // The log that held the record is deleted next: what it redid must not depend on a later write-back.
+    await syncDirs([...newNameDirs(dir, created), ...named.map((n) => n.dir)]);
     this.#l.changes.touch(r.volume, r.key);
   }
 

@@ -1,0 +1,34 @@
+import { open } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+/**
+ * fsync of directories: what makes a new name durable. A synced file is not yet reachable after a power cut: its
+ * entry lives in its directory's block, which ext4 without a journal (this machine's disk) writes only at write-back,
+ * and a rename is only a change of directory blocks (crash-durability.test.ts shows both lost). POSIX fsync(2) on a
+ * directory descriptor writes them.
+ */
+export async function syncDirs(dirs: Iterable<string>): Promise<void> {
+  await Promise.all([...new Set(dirs)].map(async (dir) => {
+    const fh = await open(dir, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  }));
+}
+
+/**
+ * The directories whose blocks hold a commit's new names: the key's directory, and when `mkdir -p` created it (from
+ * `created` down), each created directory's parent.
+ */
+export function newNameDirs(dir: string, created: string | undefined): string[] {
+  const dirs = [dir];
+  if (created === undefined) return dirs;
+  const top = dirname(created);
+  for (let d = dir; d !== top && dirname(d) !== d; ) {
+    d = dirname(d);
+    dirs.push(d);
+  }
+  return dirs;
+}
