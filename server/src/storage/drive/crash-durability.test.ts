@@ -5,6 +5,7 @@ import { copyFile, mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { FileNotFoundError, VolumeNotFoundError } from './drive-errors.js';
 import { LocalDrive } from './local-drive.js';
 
 /**
@@ -127,4 +128,35 @@ test('crash: small (inline) objects are there after a power cut, and after a sec
   await first.drive.renameData('b', 'later', Buffer.from('small:later'), { srcDataPath: null, dataDir: null });
   const second = await crash(t, first.disk);
   for (const key of [...keys, 'later']) assert.deepEqual(await second.drive.readMeta('b', key), Buffer.from(`small:${key}`), key);
+});
+
+test('crash: buckets made just before a power cut are there, an empty one and one with an object', async (t) => {
+  const { disk, drive } = await freshDisk(t);
+  await drive.makeVolume('empty', Buffer.from('empty-meta'));
+  await drive.makeVolume('fresh', Buffer.from('bucket-meta'));
+  const d = '66666666-6666-4666-8666-666666666666';
+  const w = await drive.createShardWriter(`tmp/u/${d}/part.1`);
+  await w.write([Buffer.from('in-fresh')]);
+  await w.close();
+  await drive.renameData('fresh', 'k', Buffer.from('m'), { srcDataPath: `tmp/u/${d}`, dataDir: d });
+  const after = await crash(t, disk);
+  assert.deepEqual(await after.drive.statVolume('empty'), Buffer.from('empty-meta'));
+  assert.deepEqual(await after.drive.statVolume('fresh'), Buffer.from('bucket-meta'));
+  assert.deepEqual(await after.drive.readMeta('fresh', 'k'), Buffer.from('m'));
+});
+
+test('crash: deleted objects and buckets stay deleted after a power cut', async (t) => {
+  const { disk, drive } = await freshDisk(t);
+  const d = '77777777-7777-4777-8777-777777777777';
+  await drive.renameData('b', 'large', Buffer.from('m'), { srcDataPath: await writeShards(drive, 'u', d, Buffer.from('x')), dataDir: d });
+  for (const key of ['small', 'a/b/small', 'kept']) await drive.renameData('b', key, Buffer.from(key), { srcDataPath: null, dataDir: null });
+  await drive.makeVolume('gone', Buffer.alloc(0));
+  // On the device, as after a checkpoint: only the deletes are not.
+  await run('sync', ['--file-system', disk.root]);
+  for (const key of ['large', 'small', 'a/b/small']) await drive.deleteObject('b', key);
+  await drive.deleteVolume('gone');
+  const after = await crash(t, disk);
+  for (const key of ['large', 'small', 'a/b/small']) await assert.rejects(after.drive.readMeta('b', key), FileNotFoundError, key);
+  assert.deepEqual(await after.drive.readMeta('b', 'kept'), Buffer.from('kept'));
+  await assert.rejects(after.drive.statVolume('gone'), VolumeNotFoundError);
 });

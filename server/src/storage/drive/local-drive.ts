@@ -131,6 +131,7 @@ export class LocalDrive implements Drive {
     }
     try {
       await this.#atomicWrite(join(dir, VOLUME_META_FILE), meta);
+      await syncDirs([dir, this.#l.root]);
     } catch (err) {
       throw await this.#l.mapError(err, volume);
     } finally {
@@ -192,6 +193,8 @@ export class LocalDrive implements Drive {
     try {
       await this.#log.dropVolume(volume);
       await rename(dir, trash);
+      // Deleted for good before the answer; the trash too, or e2fsck may keep the bucket's old name (dir-sync.ts).
+      await syncDirs([this.#l.root, dirname(trash)]);
     } catch (err) {
       const mapped = await this.#l.mapError(err, volume);
       if (mapped instanceof FileNotFoundError) throw new VolumeNotFoundError(this.endpoint, volume);
@@ -429,7 +432,9 @@ export class LocalDrive implements Drive {
       });
       const names = await readdir(dir).catch(() => [] as string[]);
       await Promise.all(names.filter(isDataDirName).map((n) => rm(join(dir, n), { recursive: true, force: true })));
-      await this.#pruneEmpty(dir, volDir);
+      const changed = await this.#pruneEmpty(dir, volDir);
+      // Deleted for good before the answer: a power cut must not bring the object back (dir-sync.ts).
+      if (changed !== null) await syncDirs([changed]);
     } catch (err) {
       throw await this.#l.mapError(err, key);
     } finally {
@@ -437,21 +442,25 @@ export class LocalDrive implements Drive {
     }
   }
 
-  /** Removes now-empty key directories (and lone `.name` files) up to, excluding, `stop`. */
-  async #pruneEmpty(dir: string, stop: string): Promise<void> {
+  /**
+   * Removes now-empty key directories (and lone `.name` files) up to, excluding, `stop`. Returns the directory whose
+   * entries changed last (the one kept), or null when `dir` is not there.
+   */
+  async #pruneEmpty(dir: string, stop: string): Promise<string | null> {
     let cur = dir;
     while (cur.length > stop.length && cur.startsWith(stop)) {
       let names: string[];
-      try { names = await readdir(cur); } catch { return; }
-      if (names.some((n) => n !== SEGMENT_NAME_FILE)) return;
+      try { names = await readdir(cur); } catch { return null; }
+      if (names.some((n) => n !== SEGMENT_NAME_FILE)) return cur;
       try {
         if (names.length > 0) await unlink(join(cur, SEGMENT_NAME_FILE));
         await rmdir(cur);
       } catch {
-        return;
+        return cur;
       }
       cur = dirname(cur);
     }
+    return cur;
   }
 
   listDir(volume: string, dirKey: string): Promise<string[]> {
