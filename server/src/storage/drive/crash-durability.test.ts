@@ -160,3 +160,24 @@ test('crash: deleted objects and buckets stay deleted after a power cut', async 
   assert.deepEqual(await after.drive.readMeta('b', 'kept'), Buffer.from('kept'));
   await assert.rejects(after.drive.statVolume('gone'), VolumeNotFoundError);
 });
+
+test('crash: a multipart upload and its parts are there after a power cut, and so is a freshly formatted drive', async (t) => {
+  const { disk, drive } = await freshDisk(t);
+  const blank = join(disk.mount, 'blank');
+  await mkdir(blank);
+  await run('sync', ['--file-system', disk.root]);
+  await drive.writeSysFile('multipart/up1/upload.meta', Buffer.from('upload'));
+  const w = await drive.createShardWriter('tmp/p1/part.1');
+  await w.write([Buffer.from('part-bytes')]);
+  await w.close();
+  await drive.renameSys('tmp/p1/part.1', 'multipart/up1/parts/part.1');
+  await drive.writeSysFile('multipart/up1/part.1.meta', Buffer.from('part-meta'));
+  await new LocalDrive(blank).writeFormat(Buffer.from('{"f":1}'));
+  const after = await crash(t, disk);
+  assert.deepEqual(await after.drive.readSysFile('multipart/up1/upload.meta'), Buffer.from('upload'));
+  assert.deepEqual(await after.drive.readSysFile('multipart/up1/part.1.meta'), Buffer.from('part-meta'));
+  assert.deepEqual(await after.drive.readSysFile('multipart/up1/parts/part.1'), Buffer.from('part-bytes'));
+  const reformatted = new LocalDrive(join(after.disk.mount, 'blank'));
+  assert.deepEqual(await reformatted.readFormat(), Buffer.from('{"f":1}'));
+  await reformatted.cleanTemp();
+});

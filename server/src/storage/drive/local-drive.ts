@@ -59,6 +59,8 @@ export class LocalDrive implements Drive {
     try {
       for (const area of SYS_AREAS) await mkdir(join(this.#l.sys, area), { recursive: true });
       await this.#atomicWrite(join(this.#l.sys, FORMAT_FILE), data);
+      // A format lost in a power cut would make the drive look blank (dir-sync.ts).
+      await syncDirs([this.#l.root, this.#l.sys, ...SYS_AREAS.map((a) => join(this.#l.sys, a))]);
     } catch (err) {
       throw await this.#l.mapError(err, FORMAT_FILE);
     } finally {
@@ -159,6 +161,7 @@ export class LocalDrive implements Drive {
     try {
       if (!(await stat(dir)).isDirectory()) throw new VolumeNotFoundError(this.endpoint, volume);
       await this.#atomicWrite(join(dir, VOLUME_META_FILE), meta);
+      await syncDirs([dir]);
     } catch (err) {
       if (err instanceof VolumeNotFoundError) throw err;
       const mapped = await this.#l.mapError(err, volume);
@@ -215,21 +218,25 @@ export class LocalDrive implements Drive {
     }
   }
 
-  /** mkdir -p below an existing `.svc.sys/<area>` directory; never recreates the system area itself. */
-  async #mkdirUnderSys(dir: string): Promise<void> {
+  /**
+   * mkdir -p below an existing `.svc.sys/<area>` directory; never recreates the system area itself. Returns the first
+   * directory created, as mkdir -p does.
+   */
+  async #mkdirUnderSys(dir: string): Promise<string | undefined> {
     const rel = dir.slice(this.#l.sys.length + 1).split('/');
     const area = join(this.#l.sys, rel[0] ?? '');
-    if (rel.length > 1) {
-      await access(area);
-      await mkdir(dir, { recursive: true });
-    }
+    if (rel.length <= 1) return undefined;
+    await access(area);
+    return mkdir(dir, { recursive: true });
   }
 
   async writeSysFile(sysPath: string, data: Uint8Array): Promise<void> {
     const path = this.#l.sysPath(sysPath);
     try {
-      await this.#mkdirUnderSys(dirname(path));
+      const created = await this.#mkdirUnderSys(dirname(path));
       await this.#atomicWrite(path, data);
+      // Multipart uploads' records: an UploadPart answered 200 must survive a power cut (dir-sync.ts).
+      await syncDirs(newNameDirs(dirname(path), created));
     } catch (err) {
       throw await this.#l.mapError(err, sysPath);
     }
@@ -257,8 +264,9 @@ export class LocalDrive implements Drive {
     const src = this.#l.sysPath(srcSysPath);
     const dst = this.#l.sysPath(dstSysPath);
     try {
-      await this.#mkdirUnderSys(dirname(dst));
+      const created = await this.#mkdirUnderSys(dirname(dst));
       await rename(src, dst);
+      await syncDirs([...newNameDirs(dirname(dst), created), dirname(src)]);
     } catch (err) {
       throw await this.#l.mapError(err, srcSysPath);
     }
@@ -326,8 +334,9 @@ export class LocalDrive implements Drive {
         });
       }
       await rename(src, target);
-      // The old name goes for good too: e2fsck may keep either name of a directory found under two parents.
-      moved.push(dirname(src));
+      // The old name goes for good too (e2fsck may keep either name of a directory found under two parents), and
+      // the moved directory's `..` entry.
+      moved.push(dirname(src), target);
       if (opts.keepFiles !== undefined) {
         const keep = new Set(opts.keepFiles);
         const names = await readdir(target);
