@@ -1,72 +1,40 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { journalLessDisk, powerCut, settle, type Disk } from '../../../test/helpers/power-cut.js';
 import { FileNotFoundError, VolumeNotFoundError } from './drive-errors.js';
 import { LocalDrive } from './local-drive.js';
 
 /**
- * Issue 9, point 2: an object is durable once its commit returns. A power cut is simulated for real: the drive lives on
- * an ext4 file system without a journal (as this machine's disk) on a loop device; a "crash" copies the image, which
- * holds only what the kernel wrote to the device (what was synced, plus any write-back), never the page cache. The
- * copy is repaired with `e2fsck -fy` as a boot would, mounted, and opened as a new process opens a drive.
- * Needs root, a loop device, mkfs.ext4 and e2fsck (e2fsprogs); without them the test fails, it is never skipped.
+ * Issue 9, point 2: an object is durable once its commit returns. Each test cuts the power for real
+ * (server/test/helpers/power-cut.ts) right after the drive answered, and opens the drive again from what reached the
+ * device.
  */
-
-const run = promisify(execFile);
-
-interface Disk {
-  image: string;
-  mount: string;
-  root: string;
-}
 
 type Cleanup = { after(fn: () => Promise<void>): void };
 
-async function mountImage(t: Cleanup, image: string): Promise<Disk> {
-  const mount = await mkdtemp(join(tmpdir(), 'svc-crash-mnt-'));
-  await run('mount', ['-o', 'loop', image, mount]);
-  t.after(async () => {
-    await run('umount', ['-l', mount]).catch(() => undefined);
-    await rm(mount, { recursive: true, force: true });
-  });
-  return { image, mount, root: join(mount, 'd') };
-}
-
-/** A fresh drive on its own journal-less ext4 image. */
+/** A fresh drive on its own journal-less ext4 image (power-cut.ts). */
 async function freshDisk(t: Cleanup): Promise<{ disk: Disk; drive: LocalDrive }> {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-crash-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
-  const image = join(dir, 'disk.img');
-  await writeFile(image, '');
-  await truncate(image, 128 * 1024 * 1024);
-  await run('mkfs.ext4', ['-q', '-F', '-O', '^has_journal', image]);
-  const disk = await mountImage(t, image);
-  await mkdir(disk.root);
-  const drive = new LocalDrive(disk.root);
+  const disk = await journalLessDisk(t);
+  const drive = new LocalDrive(rootOf(disk));
+  await mkdir(rootOf(disk));
   await drive.writeFormat(Buffer.from('{}'));
   await drive.cleanTemp();
   await drive.makeVolume('b', Buffer.alloc(0));
   // What the tests commit must be the only thing not yet on the device.
-  await run('sync', ['--file-system', disk.root]);
+  await settle(disk);
   return { disk, drive };
 }
 
-/** The power cut: the device's bytes as they are now, checked at boot, mounted and opened as a drive again. */
+function rootOf(disk: Disk): string {
+  return join(disk.mount, 'd');
+}
+
+/** The power cut, and the drive opened again as a new process opens it: cleanTemp replays the commit log. */
 async function crash(t: Cleanup, disk: Disk): Promise<{ disk: Disk; drive: LocalDrive }> {
-  const image = `${disk.image}.crash-${Date.now()}`;
-  await copyFile(disk.image, image);
-  t.after(() => rm(image, { force: true }));
-  // 0: clean, 1: errors corrected (a crash of a journal-less file system leaves some); anything else fails.
-  await run('e2fsck', ['-fy', image]).catch((err: { code?: number }) => {
-    if (err.code !== 1) throw err;
-  });
-  const copy = await mountImage(t, image);
-  const drive = new LocalDrive(copy.root);
-  // As openStorage opens a drive: the commit log's replay runs here (commit-log.ts).
+  const copy = await powerCut(t, disk);
+  const drive = new LocalDrive(rootOf(copy));
   await drive.cleanTemp();
   return { disk: copy, drive };
 }
@@ -110,7 +78,7 @@ test('crash: a large object overwriting another is the new one after a power cut
   const d1 = '44444444-4444-4444-8444-444444444444';
   const d2 = '55555555-5555-4555-8555-555555555555';
   await drive.renameData('b', 'k', Buffer.from('v1'), { srcDataPath: await writeShards(drive, 'u1', d1, Buffer.from('one')), dataDir: d1 });
-  await run('sync', ['--file-system', disk.root]);
+  await settle(disk);
   await drive.renameData('b', 'k', Buffer.from('v2'), { srcDataPath: await writeShards(drive, 'u2', d2, Buffer.from('two')), dataDir: d2 });
   const after = await crash(t, disk);
   assert.deepEqual(await after.drive.readMeta('b', 'k'), Buffer.from('v2'));
@@ -152,7 +120,7 @@ test('crash: deleted objects and buckets stay deleted after a power cut', async 
   for (const key of ['small', 'a/b/small', 'kept']) await drive.renameData('b', key, Buffer.from(key), { srcDataPath: null, dataDir: null });
   await drive.makeVolume('gone', Buffer.alloc(0));
   // On the device, as after a checkpoint: only the deletes are not.
-  await run('sync', ['--file-system', disk.root]);
+  await settle(disk);
   for (const key of ['large', 'small', 'a/b/small']) await drive.deleteObject('b', key);
   await drive.deleteVolume('gone');
   const after = await crash(t, disk);
@@ -165,7 +133,7 @@ test('crash: a multipart upload and its parts are there after a power cut, and s
   const { disk, drive } = await freshDisk(t);
   const blank = join(disk.mount, 'blank');
   await mkdir(blank);
-  await run('sync', ['--file-system', disk.root]);
+  await settle(disk);
   await drive.writeSysFile('multipart/up1/upload.meta', Buffer.from('upload'));
   const w = await drive.createShardWriter('tmp/p1/part.1');
   await w.write([Buffer.from('part-bytes')]);
