@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { SyncLanes } from './sync-lanes.js';
 
 /**
  * fsync of directories: what makes a new name durable. A synced file is not yet reachable after a power cut: its
@@ -8,14 +9,26 @@ import { dirname } from 'node:path';
  * directory descriptor writes them.
  */
 export async function syncDirs(dirs: Iterable<string>): Promise<void> {
-  await Promise.all([...new Set(dirs)].map(async (dir) => {
-    const fh = await open(dir, 'r');
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-  }));
+  await Promise.all([...new Set(dirs)].map((dir) => lanes.run(dir, () => syncDir(dir))));
+}
+
+/** Concurrent commits in one directory (a bucket's, the trash) share its syncs (sync-lanes.ts). */
+const lanes = new SyncLanes();
+
+async function syncDir(dir: string): Promise<void> {
+  let fh;
+  try {
+    fh = await open(dir, 'r');
+  } catch (err) {
+    // Removed meanwhile (a delete pruned it): its names' fate is its parent's, synced by the remover.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
 }
 
 /**
