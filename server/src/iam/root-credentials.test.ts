@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { journalLessDisk, powerCut } from '../../test/helpers/power-cut.js';
 import { loadOrCreateRootCredentials } from './root-credentials.js';
 
 test('credentials are generated once, stored with mode 600, and reused', async () => {
@@ -22,4 +23,13 @@ test('credentials from the environment win and nothing is written', async () => 
   const r = await loadOrCreateRootCredentials({ accessKey: 'admin', secretKey: 'password1' }, dir);
   assert.deepEqual(r, { credentials: { accessKey: 'admin', secretKey: 'password1' }, generated: false });
   assert.throws(() => statSync(dir));
+});
+
+test('generated credentials survive a power cut right after they were written', async (t) => {
+  const disk = await journalLessDisk(t, 32);
+  const made = await loadOrCreateRootCredentials(undefined, join(disk.mount, 'cfg'));
+  const cut = await powerCut(t, disk);
+  const after = await loadOrCreateRootCredentials(undefined, join(cut.mount, 'cfg'));
+  assert.equal(after.generated, false, 'read back, not generated anew');
+  assert.deepEqual(after.credentials, made.credentials);
 });

@@ -4,7 +4,7 @@
  * The caller prints generated credentials exactly once: `generated` is true only on the start that created them.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** A root access key pair. */
@@ -60,7 +60,15 @@ export async function loadOrCreateRootCredentials(
   const credentials = generateCredentials();
   await mkdir(configDir, { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  // Synced, name included: credentials lost in a power cut would be generated anew at the next start, and the ones
+  // the operator saved would stop working (power-cut test in root-credentials.test.ts).
+  await writeFile(tmp, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600, flag: 'wx', flush: true });
   await rename(tmp, file);
+  const dir = await open(configDir, 'r');
+  try {
+    await dir.sync();
+  } finally {
+    await dir.close();
+  }
   return { credentials, generated: true, file };
 }
