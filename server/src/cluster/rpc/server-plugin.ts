@@ -38,6 +38,12 @@ function driveOf(request: FastifyRequest, drives: ReadonlyMap<string, Drive>): D
   return drives.get(drive);
 }
 
+/** `call` once the drive has recovered (Drive.settled: peers may call before this node opened its drives). */
+async function whenSettled<T>(drive: Drive, call: () => Promise<T>): Promise<T> {
+  await drive.settled?.();
+  return call();
+}
+
 function argsOf(body: unknown): unknown[] {
   const args = decodeValue((body as { args?: unknown } | null)?.args);
   if (!Array.isArray(args)) throw Object.assign(new Error('request body must be {"args":[…]}'), { statusCode: 400 });
@@ -70,7 +76,7 @@ async function batchedCall(drives: ReadonlyMap<string, Drive>, call: { drive: st
   if (!isDriveMethod(call.method)) return { error: { code: 'ERR_RPC_PROTOCOL', message: `unknown drive method ${call.method}` } };
   const fn = drive[call.method] as (...a: unknown[]) => Promise<unknown>;
   try {
-    const value = await withDeadline(fn.apply(drive, call.args), deadlineMs,
+    const value = await withDeadline(whenSettled(drive, () => fn.apply(drive, call.args)), deadlineMs,
       () => new ServerError('ERR_RPC_UNAVAILABLE', `drive ${call.drive} did not answer ${call.method} within ${deadlineMs} ms`));
     return { value: encodeValue(value) };
   } catch (err) {
@@ -132,7 +138,7 @@ export const rpcPlugin: FastifyPluginAsync<RpcPluginOptions> = async (app, opts)
     if (drive === undefined) return sendError(reply, 404, { code: 'ERR_DISK_NOT_FOUND', message: 'drive is not served by this node' });
     const { path } = request.query as { path?: string };
     if (typeof path !== 'string' || path === '') return sendError(reply, 400, { code: 'ERR_RPC_PROTOCOL', message: 'path is required' });
-    await writeShard(drive, path, request.raw);
+    await whenSettled(drive, () => writeShard(drive, path, request.raw));
     return reply.send({ value: null });
   });
 
@@ -148,6 +154,7 @@ export const rpcPlugin: FastifyPluginAsync<RpcPluginOptions> = async (app, opts)
     if (drive === undefined) return sendError(reply, 404, { code: 'ERR_DISK_NOT_FOUND', message: 'drive is not served by this node' });
     const { method } = request.params as { method: string };
     const args = argsOf(request.body);
+    await drive.settled?.();
     if (method === SHARD_READ) {
       const [volume, key, dataDir, file, offset, length] = args;
       if (typeof volume !== 'string' || typeof key !== 'string' || typeof dataDir !== 'string' || typeof file !== 'string'

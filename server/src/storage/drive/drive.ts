@@ -106,6 +106,13 @@ export interface Drive {
   /** Human-readable location (path or URL), used in logs and errors. */
   readonly endpoint: string;
   readonly isLocal: boolean;
+  /**
+   * Resolves (never rejects) once the drive's own recovery is over (a local drive's commit-log replay,
+   * commit-log.ts). Peers' calls wait for it: a node serves the RPC before it opens its storage (formats are read
+   * across the cluster), and a read before the replay would see the files as a crash left them, which heal would
+   * take for missing.
+   */
+  settled?(): Promise<void>;
 
   /** Reads the format file; DiskNotFoundError (no root), UnformattedDiskError (no format). */
   readFormat(): Promise<Buffer>;

@@ -40,6 +40,11 @@ export class LocalDrive implements Drive {
     this.#log = commitLogFor(root, this.#l.sys, (r) => this.#replay(r));
   }
 
+  settled(): Promise<void> {
+    // A missing or unformatted drive fails its replay; the call that waited then gets the drive's own error.
+    return this.#log.ready().then(() => undefined, () => undefined);
+  }
+
   async readFormat(): Promise<Buffer> {
     try {
       return await readFile(join(this.#l.sys, FORMAT_FILE));
