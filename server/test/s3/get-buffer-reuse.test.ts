@@ -1,5 +1,5 @@
 /**
- * GET bodies read shards into reused buffers (storage/drive/read-buffer-pool.ts, engine/recycling-stream.ts): a
+ * GET bodies read shards into reused buffers (storage/drive/buffer-pool.ts, engine/recycling-stream.ts): a
  * buffer goes back to the pool once the response socket has its bytes. These tests put that under the conditions
  * that would expose a buffer reused too early — many GETs of different objects at once, clients that read slowly,
  * clients that go away mid-body, ranges — and compare every byte with what was written.

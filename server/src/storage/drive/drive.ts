@@ -36,7 +36,7 @@ export interface ShardWriter {
 export interface ShardReader {
   /**
    * Reads exactly `length` bytes at `offset`; a short file is a FileNotFoundError-free FaultyDiskError. With
-   * `pooled`, the buffer may be lent by the read-buffer pool (read-buffer-pool.ts): a holder that knows its bytes are
+   * `pooled`, the buffer may be lent by the read-buffer pool (buffer-pool.ts): a holder that knows its bytes are
    * no longer referenced may hand it back; anyone else just drops it.
    */
   read(offset: number, length: number, pooled?: boolean): Promise<Buffer>;

@@ -5,5 +5,5 @@ export {
   VolumeExistsError, VolumeNotFoundError, isDriveOfflineError,
 } from './drive-errors.js';
 export { LocalDrive } from './local-drive.js';
-export { ReadBufferPool, readBuffers } from './read-buffer-pool.js';
+export { BufferPool, readBuffers } from './buffer-pool.js';
 export { META_FILE, SYS_DIR, encodeKey, encodeSegment, isDataDirName } from './object-path.js';

@@ -1,7 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import type { ShardReader, ShardWriter } from './drive.js';
 import { FileCorruptError } from './drive-errors.js';
-import { readBuffers } from './read-buffer-pool.js';
+import { readBuffers } from './buffer-pool.js';
 
 /** Local shard file I/O: vectored appends with fdatasync on close; positional verified-length reads. */
 

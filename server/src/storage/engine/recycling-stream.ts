@@ -4,7 +4,7 @@ import type { ReadSink } from './object-layer.js';
 
 /**
  * The body of a read piped straight into `sink` (the HTTP response), handing the chunk buffers back to the
- * read-buffer pool once their bytes have left the process (read-buffer-pool.ts tells why that matters).
+ * read-buffer pool once their bytes have left the process (buffer-pool.ts tells why that matters).
  *
  * A chunk's buffer is free when (1) the pipe has taken the chunk out of this stream — bytes pushed minus bytes still
  * buffered here — and (2) the sink holds no byte of it: `writableLength` of a ServerResponse counts what it has

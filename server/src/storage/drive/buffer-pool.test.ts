@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ReadBufferPool } from './read-buffer-pool.js';
+import { BufferPool } from './buffer-pool.js';
 
 const KiB = 1024;
 
 test('a recycled buffer is lent again for a read of the same class; the short last chunk of an object shares it', () => {
-  const pool = new ReadBufferPool();
+  const pool = new BufferPool();
   const a = pool.take(512 * KiB + 32);
   assert.equal(a.length, 512 * KiB + 32);
   pool.recycle(a.subarray(32)); // the holder hands back a view (the verified chunk after its hash)
@@ -19,7 +19,7 @@ test('a recycled buffer is lent again for a read of the same class; the short la
 });
 
 test('handing a buffer back twice frees it once: two later reads never share it', () => {
-  const pool = new ReadBufferPool();
+  const pool = new BufferPool();
   const a = pool.take(256 * KiB);
   pool.recycle(a);
   pool.recycle(a);
@@ -31,7 +31,7 @@ test('handing a buffer back twice frees it once: two later reads never share it'
 });
 
 test('small and huge reads, and foreign buffers, stay outside the pool', () => {
-  const pool = new ReadBufferPool();
+  const pool = new BufferPool();
   const small = pool.take(4 * KiB);
   const huge = pool.take(8 * 1024 * KiB);
   pool.recycle(small);
@@ -42,7 +42,7 @@ test('small and huge reads, and foreign buffers, stay outside the pool', () => {
 });
 
 test('beyond its budget the pool forgets buffers instead of keeping them', () => {
-  const pool = new ReadBufferPool(1024 * KiB);
+  const pool = new BufferPool(1024 * KiB);
   const lent = [1, 2, 3].map(() => pool.take(512 * KiB));
   for (const b of lent) pool.recycle(b);
   assert.equal(pool.freeBytes, 1024 * KiB);

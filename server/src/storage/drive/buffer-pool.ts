@@ -1,13 +1,15 @@
 /**
- * Reusable buffers for shard reads that stream to a client (GET). A 64 MiB GET reads ~130 chunks of ~512 KiB; read
- * into fresh buffers, every GiB served allocates a GiB outside V8's heap, which V8 answers with a full mark-compact
- * every ~64 MiB of such memory (~20 per GiB at 5–15 ms each) and the kernel with page faults on every new mapping.
- * Measured with the server's CPU per 64 MiB GET (docs/performance.md): ~1.5 s of CPU per GiB with fresh buffers,
- * about half of it with reused ones.
+ * Reusable buffers for the data path: shard reads that stream to a client (GET) and the erasure encoder's block and
+ * parity buffers (PUT, erasure/encode.ts). A 64 MiB GET reads ~130 chunks of ~512 KiB; read into fresh buffers,
+ * every GiB served allocates a GiB outside V8's heap, which V8 answers with a full mark-compact every ~64 MiB of such
+ * memory (~20 per GiB at 5–15 ms each) and the kernel with page faults on every new mapping. Measured with the
+ * server's CPU per 64 MiB GET (docs/performance.md): ~1.5 s of CPU per GiB with fresh buffers, about half of it with
+ * reused ones. A 1 MiB PUT allocated two 1 MiB blocks the same way (twelfth session).
  *
  * A buffer is lent by `take` and comes back by `recycle` only from a holder that knows no reference to its bytes
- * remains (the GET body stream, once the response socket has taken every byte; engine/recycling-stream.ts).
- * A lent buffer that is never recycled is ordinary garbage, so every other reader stays correct by doing nothing.
+ * remains (the GET body stream, once the response socket has taken every byte, engine/recycling-stream.ts; the
+ * encoder once every shard writer took its bytes). A lent buffer that is never recycled is ordinary garbage, so
+ * every other user stays correct by doing nothing.
  */
 
 const KiB = 1024;
@@ -30,14 +32,17 @@ interface Lent {
   out: boolean;
 }
 
-export class ReadBufferPool {
-  readonly #free = new Map<number, ArrayBuffer[]>();
-  readonly #owned = new WeakMap<ArrayBuffer, Lent>();
+export class BufferPool {
+  readonly #free = new Map<number, ArrayBufferLike[]>();
+  readonly #owned = new WeakMap<ArrayBufferLike, Lent>();
   readonly #freeBytesMax: number;
+  readonly #shared: boolean;
   #freeBytes = 0;
 
-  constructor(freeBytesMax = FREE_BYTES_MAX) {
+  /** `shared`: buffers live in SharedArrayBuffers (the encoder's blocks, hashed by an MD5 worker in place). */
+  constructor(freeBytesMax = FREE_BYTES_MAX, shared = false) {
     this.#freeBytesMax = freeBytesMax;
+    this.#shared = shared;
   }
 
   /** Bytes of capacity held for reuse now. */
@@ -47,11 +52,11 @@ export class ReadBufferPool {
 
   /** A buffer of exactly `length` bytes (contents undefined), reused when the pool holds one of its class. */
   take(length: number): Buffer {
-    if (length < MIN_POOLED || length > MAX_POOLED) return Buffer.allocUnsafe(length);
+    if (length < MIN_POOLED || length > MAX_POOLED) return this.#shared ? Buffer.from(new SharedArrayBuffer(length)) : Buffer.allocUnsafe(length);
     const capacity = Math.ceil(length / CLASS_STEP) * CLASS_STEP;
     let ab = this.#free.get(capacity)?.pop();
     if (ab === undefined) {
-      ab = new ArrayBuffer(capacity);
+      ab = this.#shared ? new SharedArrayBuffer(capacity) : new ArrayBuffer(capacity);
       this.#owned.set(ab, { capacity, out: true });
     } else {
       this.#freeBytes -= capacity;
@@ -66,7 +71,6 @@ export class ReadBufferPool {
    */
   recycle(view: Uint8Array): void {
     const ab = view.buffer;
-    if (!(ab instanceof ArrayBuffer)) return;
     const lent = this.#owned.get(ab);
     if (lent === undefined || !lent.out) return;
     lent.out = false;
@@ -83,4 +87,4 @@ export class ReadBufferPool {
 }
 
 /** The process's pool for shard reads. */
-export const readBuffers = new ReadBufferPool();
+export const readBuffers = new BufferPool();
