@@ -84,7 +84,14 @@ function pick(): JobWorker {
 
 /** Shaped like a failed fs call (code and errno), so the drive maps it the same way. */
 export function ioError(code: unknown, errno: unknown): Error {
-  return Object.assign(new Error(String(code)), { code, errno });
+  // Without a stack: it would only point here, and a PUT of a new key makes one per drive (ENOENT of its metadata).
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return Object.assign(new Error(String(code)), { code, errno });
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 /** Runs one job on a worker (workers start on first use and do not keep the process alive when idle). */
