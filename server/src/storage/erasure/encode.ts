@@ -20,8 +20,8 @@ import { OffloadedMd5 } from './md5-offload.js';
 
 /**
  * Block and parity buffers reused across PUTs (drive/buffer-pool.ts): a 1 MiB PUT allocated 2 MiB outside V8's heap,
- * and V8 answered with major collections that took a quarter of the CPU at 1 MiB PUTs (twelfth session). Blocks
- * hashed by the MD5 worker live in shared memory, hence two pools.
+ * and V8 answered with major collections, ~20 % of the CPU of 1 MiB PUTs in its marking threads (docs/performance.md,
+ * twelfth session). Blocks hashed by the MD5 worker live in shared memory, hence two pools.
  */
 const sharedBlocks = new BufferPool(16 * 1024 * 1024, true);
 const plainBlocks = new BufferPool(16 * 1024 * 1024);
