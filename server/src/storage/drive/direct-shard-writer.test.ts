@@ -16,8 +16,11 @@ function pattern(n: number, seed: number): Buffer {
 test('the file holds exactly the appended bytes, whatever the write sizes (hash ‖ chunk framing, partial stages)', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'svc-direct-'));
   try {
-    // 0 bytes, less than one 4 KiB block, one full 1 MiB stage, and several stages with an unaligned tail.
-    for (const [i, sizes] of [[], [1], [100, 4000], [1 << 20], [32, 524_288, 32, 524_288, 32, 524_288, 32, 7], [3, 1_500_000, 2_000_001]].entries()) {
+    // 0 bytes, less than one 4 KiB block, files under one stage written partly with O_DIRECT at close (a 1 MiB
+    // object's shard: hash ‖ 512 KiB; just over 64 KiB), one full 1 MiB stage, and several stages with an unaligned tail.
+    for (const [i, sizes] of [
+      [], [1], [100, 4000], [32, 524_288], [70_001], [1 << 20], [32, 524_288, 32, 524_288, 32, 524_288, 32, 7], [3, 1_500_000, 2_000_001],
+    ].entries()) {
       const path = join(dir, `part.${i}`);
       const w = await openShardWriter(path, dir, map);
       const parts = sizes.map((n, j) => pattern(n, i * 10 + j));
