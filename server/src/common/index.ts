@@ -1,6 +1,7 @@
 /** Public names of the kernel layer (STYLE.md convention 15: explicit list, no `export *`). */
 export { ExpectedError, ServerError, isServerError } from './errors.js';
 export { withDeadline } from './deadline.js';
+export { syncDir } from './sync-dir.js';
 export { JobWorker } from './job-worker.js';
 export type { JobReply, JobWorkerOptions } from './job-worker.js';
 export {

@@ -4,8 +4,9 @@
  * The caller prints generated credentials exactly once: `generated` is true only on the start that created them.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { syncDir } from '../common/index.js';
 
 /** A root access key pair. */
 export interface RootCredentials {
@@ -64,11 +65,6 @@ export async function loadOrCreateRootCredentials(
   // the operator saved would stop working (power-cut test in root-credentials.test.ts).
   await writeFile(tmp, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600, flag: 'wx', flush: true });
   await rename(tmp, file);
-  const dir = await open(configDir, 'r');
-  try {
-    await dir.sync();
-  } finally {
-    await dir.close();
-  }
+  await syncDir(configDir);
   return { credentials, generated: true, file };
 }

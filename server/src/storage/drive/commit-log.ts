@@ -1,6 +1,7 @@
 import { mkdir, open, readdir, readFile, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { constants } from 'node:fs';
+import { syncDir } from '../../common/index.js';
 import { KIND_DROP_KEY, KIND_DROP_VOLUME, KIND_META, encodeRecord, recordsToReplay, type LogRecord } from './commit-log-record.js';
 import { syncFileSystem } from './sync-fs.js';
 
@@ -236,8 +237,7 @@ export class CommitLog {
     // One call per group instead of write + fdatasync (two thread-pool round trips).
     const fh = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND | constants.O_DSYNC);
     try {
-      const dir = await open(this.#dir, 'r');
-      try { await dir.sync(); } finally { await dir.close(); }
+      await syncDir(this.#dir);
     } catch (err) {
       await fh.close();
       await unlink(path).catch(() => undefined);

@@ -1,5 +1,5 @@
-import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { syncDir } from '../../common/index.js';
 import { SyncLanes } from './sync-lanes.js';
 
 /**
@@ -9,26 +9,17 @@ import { SyncLanes } from './sync-lanes.js';
  * directory descriptor writes them.
  */
 export async function syncDirs(dirs: Iterable<string>): Promise<void> {
-  await Promise.all([...new Set(dirs)].map((dir) => lanes.run(dir, () => syncDir(dir))));
+  await Promise.all([...new Set(dirs)].map((dir) => lanes.run(dir, () => syncIfThere(dir))));
 }
 
 /** Concurrent commits in one directory (a bucket's, the trash) share its syncs (sync-lanes.ts). */
 const lanes = new SyncLanes();
 
-async function syncDir(dir: string): Promise<void> {
-  let fh;
-  try {
-    fh = await open(dir, 'r');
-  } catch (err) {
+async function syncIfThere(dir: string): Promise<void> {
+  await syncDir(dir).catch((err: unknown) => {
     // Removed meanwhile (a delete pruned it): its names' fate is its parent's, synced by the remover.
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw err;
-  }
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  });
 }
 
 /**
