@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -136,7 +136,9 @@ test('readChildren: a stamp passed back answers unchanged children without readi
   assert.ok(first.every((c) => typeof c.stamp === 'string' && c.same === undefined));
   const stamps = first.map((c) => c.stamp!);
   const again = await drive.readChildren('b', 'd/', names, true, stamps);
-  assert.deepEqual(again.map((c) => [c.same, c.meta]), names.map(() => [true, null]));
+  // Inline records live in the drive's index, so `d/` has no directory: the absent child is answered afresh (nothing
+  // to read), the indexed ones are vouched for.
+  assert.deepEqual(again.map((c) => [c.same, c.meta]), [[true, null], [true, null], [true, null], [undefined, null]]);
   // Overwritten, deleted, created, and given a deeper key: each is read again; the untouched one is not.
   await drive.renameData('b', 'd/a', Buffer.from('meta:d/a v2'), { srcDataPath: null, dataDir: null });
   await drive.deleteObject('b', 'd/b');
@@ -153,10 +155,13 @@ test('readChildren: a stamp passed back answers unchanged children without readi
   assert.ok((await drive.readChildren('b', 'd/', names, false, stamps)).every((c) => c.stamp === undefined && c.same === undefined));
   await assert.rejects(drive.readChildren('b', 'd/', names, true, ['x']), InvalidDrivePathError);
   await assert.rejects(drive.readChildren('b', 'd/', ['a'], true, [7 as unknown as string]), InvalidDrivePathError);
-  // A key directory removed by hand: nothing it vouched for is answered as there.
-  const kept = (await drive.readChildren('b', 'd/', ['c'], true)).map((c) => c.stamp!);
+  // A key directory removed by hand: nothing it held is answered as there; the index's records were not in it.
+  const d1 = '11111111-1111-4111-8111-111111111111';
+  await mkdir(join(root, '.svc.sys', 'tmp', 'up', d1), { recursive: true });
+  await drive.renameData('b', 'd/large', Buffer.from('meta:large'), { srcDataPath: `tmp/up/${d1}`, dataDir: d1 });
+  const kept = (await drive.readChildren('b', 'd/', ['c', 'large'], true)).map((c) => c.stamp!);
   await rm(join(root, 'b', '+d'), { recursive: true });
-  assert.deepEqual((await drive.readChildren('b', 'd/', ['c'], true, kept)).map((c) => [c.same ?? false, c.meta]), [[false, null]]);
+  assert.deepEqual((await drive.readChildren('b', 'd/', ['c', 'large'], true, kept)).map((c) => [c.same ?? false, c.meta]), [[true, null], [false, null]]);
 });
 
 test('scanDir: the names of listDir plus a stamp that vouches for them until the directory changes', async (t) => {
@@ -178,7 +183,12 @@ test('scanDir: the names of listDir plus a stamp that vouches for them until the
   assert.deepEqual((await drive.scanDir('b', 'd/', scan.stamp)).names?.sort(), ['a', 'b', long, 'new'].sort());
   await drive.deleteObject('b', 'd/a');
   assert.deepEqual((await drive.scanDir('b', 'd/', scan.stamp)).names?.sort(), ['b', long, 'new'].sort());
-  assert.deepEqual(await drive.scanDir('b', 'nothing/', null), { names: [], stamp: null });
+  // No directory and nothing in the index: no names, and a stamp that says so.
+  const none = await drive.scanDir('b', 'nothing/', null);
+  assert.deepEqual(none.names, []);
+  assert.deepEqual(await drive.scanDir('b', 'nothing/', none.stamp), { names: null, stamp: none.stamp });
+  await drive.renameData('b', 'nothing/now', Buffer.from('m'), { srcDataPath: null, dataDir: null });
+  assert.deepEqual((await drive.scanDir('b', 'nothing/', none.stamp)).names, ['now']);
   await assert.rejects(drive.scanDir('nope', '', null), VolumeNotFoundError);
   await assert.rejects(drive.scanDir('b', 'd', null), InvalidDrivePathError);
 });

@@ -6,7 +6,7 @@ import type { ChildState, DirScan, DiskInfo, Drive, RenameDataOptions, ShardRead
 import { commitLogFor, type CommitLog, type LogRecord } from './commit-log.js';
 import { newNameDirs, syncDirs } from './dir-sync.js';
 import { openShardWriter } from './direct-shard-writer.js';
-import { InlineCommits } from './inline-commits.js';
+import { CommitChecks } from './commit-checks.js';
 import { DriveLayout, FORMAT_FILE, SYS_AREAS, TRASH_DIR, errno } from './drive-layout.js';
 import { ioPoolSaturated, runIoJob, warmIoPool } from './io-pool.js';
 import { COMMIT_EXISTED, COMMIT_NO_VOLUME, DRIVE_MISSING, DRIVE_UNFORMATTED } from './io-worker-source.js';
@@ -30,9 +30,9 @@ export class LocalDrive implements Drive {
   readonly isLocal = true;
   /** Where things are on this drive, and its error mapping. */
   readonly #l: DriveLayout;
-  /** Inline commits are durable through it (commit-log.ts); one per root in the process. */
+  /** Logs of earlier versions' inline commits, replayed before the drive is used (commit-log.ts). */
   readonly #log: CommitLog;
-  readonly #inline = new InlineCommits();
+  readonly #checks = new CommitChecks();
 
   constructor(root: string) {
     this.endpoint = root;
@@ -199,7 +199,9 @@ export class LocalDrive implements Drive {
     const dir = this.#l.volumeDir(volume);
     const trash = join(this.#l.sys, TRASH_DIR, randomUUID());
     try {
-      await this.#log.dropVolume(volume);
+      await this.#log.ready();
+      // First: records left behind would come back with a new bucket of the same name.
+      await this.#l.index.removeVolume(volume);
       await rename(dir, trash);
       // Deleted for good before the answer; the trash too, or e2fsck may keep the bucket's old name (dir-sync.ts).
       await syncDirs([this.#l.root, dirname(trash)]);
@@ -294,19 +296,23 @@ export class LocalDrive implements Drive {
     if (opts.dataDir !== null) assertDataDir(opts.dataDir);
     const src = opts.srcDataPath === null ? null : this.#l.sysPath(opts.srcDataPath);
     try {
-      // Inline objects (no data directory to move in, no hashed segment names) commit through the log.
-      const logged = src === null && named.length === 0 && await this.#log.ready();
-      if (!logged) await this.#log.drop(volume, key);
-      // A concurrent delete may prune the fresh directory before the rename: retry once.
-      for (let attempt = 0; ; attempt++) {
-        try {
-          if (logged) await this.#log.commit(volume, key, meta, () => this.#commitInline(volDir, dir, meta, opts));
-          else await this.#commit(volDir, dir, named, src, meta, opts);
-          break;
-        } catch (err) {
-          if (attempt > 0 || errno(err) !== 'ENOENT') throw err;
-          await access(src ?? this.#l.tmp);
+      // Replays what an earlier version logged before anything changes (commit-log.ts).
+      await this.#log.ready();
+      if (src === null) {
+        await this.#commitInline(volume, key, volDir, dir, meta, opts);
+      } else {
+        // A concurrent delete may prune the fresh directory before the rename: retry once.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await this.#commit(volDir, dir, named, src, meta, opts);
+            break;
+          } catch (err) {
+            if (attempt > 0 || errno(err) !== 'ENOENT') throw err;
+            await access(src);
+          }
         }
+        // An earlier inline object's record would win over the new file: it goes once the file is durable.
+        await this.#l.index.remove(volume, key);
       }
     } catch (err) {
       if (err instanceof Error && !('errno' in err)) throw err;
@@ -371,26 +377,33 @@ export class LocalDrive implements Drive {
     await Promise.all(stale.map((n) => rm(join(dir, n), { recursive: true, force: true })));
   }
 
-  /** An inline commit's metadata file, written without a sync: its record in the log makes it durable. */
-  async #commitInline(volDir: string, dir: string, meta: Uint8Array, opts: RenameDataOptions): Promise<void> {
-    const outcome = await this.#inline.run({ volDir, dir, tmp: join(this.#l.tmp, `${randomUUID()}.part`), dst: join(dir, META_FILE), data: meta });
+  /**
+   * An inline object's commit: its record goes to the drive's index (inline-index.ts), durable when this resolves.
+   * Then what an earlier object of the key left in its directory (a metadata file, data directories) goes, unsynced:
+   * the index's record wins over them, and a power cut that brings them back brings back nothing a read would see.
+   */
+  async #commitInline(volume: string, key: string, volDir: string, dir: string, meta: Uint8Array, opts: RenameDataOptions): Promise<void> {
+    const outcome = await this.#checks.run({ volDir, dir });
     if (outcome === COMMIT_NO_VOLUME) throw await this.#volumeMissing(volDir);
-    if (outcome === COMMIT_EXISTED) await this.#dropStaleDataDirs(dir, opts);
+    await this.#l.index.put(volume, key, meta);
+    if (outcome !== COMMIT_EXISTED) return;
+    await unlink(join(dir, META_FILE)).catch((err: unknown) => {
+      if (errno(err) !== 'ENOENT' && errno(err) !== 'ENOTDIR') throw err;
+    });
+    await this.#dropStaleDataDirs(dir, opts).catch((err: unknown) => {
+      if (errno(err) !== 'ENOENT' && errno(err) !== 'ENOTDIR') throw err;
+    });
+    await this.#pruneEmpty(dir, volDir);
   }
 
   /**
-   * A commit a crash may have lost, from a log an earlier process left (commit-log.ts): written again, synced, unless
-   * its bucket is gone. Data directories an overwrite left behind stay (never deleted on a log's word).
+   * A commit a crash may have lost, from a log an earlier version left (commit-log.ts): its record goes to the index
+   * (durable when the put resolves), unless its bucket is gone.
    */
   async #replay(r: LogRecord): Promise<void> {
     const volDir = this.#l.volumeDir(r.volume);
     if (!(await stat(volDir).then((s) => s.isDirectory(), () => false))) return;
-    const { dir, named } = this.#l.objectDir(r.volume, r.key);
-    const created = await mkdir(dir, { recursive: true });
-    for (const n of named) await this.#atomicWrite(join(n.dir, SEGMENT_NAME_FILE), Buffer.from(n.original, 'utf8'));
-    await this.#atomicWrite(join(dir, META_FILE), r.meta);
-    // The log that held the record is deleted next: what it redid must not depend on a later write-back.
-    await syncDirs([...newNameDirs(dir, created), ...named.map((n) => n.dir)]);
+    await this.#l.index.put(r.volume, r.key, r.meta);
     this.#l.changes.touch(r.volume, r.key);
   }
 
@@ -402,6 +415,13 @@ export class LocalDrive implements Drive {
 
   async readMeta(volume: string, key: string): Promise<Buffer> {
     const path = `${this.#l.objectDir(volume, key).dir}/${META_FILE}`;
+    let record: Buffer | undefined;
+    try {
+      record = this.#l.index.get(volume, key);
+    } catch (err) {
+      throw await this.#l.mapError(err, key);
+    }
+    if (record !== undefined) return record;
     if (ioPoolSaturated()) {
       // Workers backed up (cold reads, many drives): libuv's threads keep the reads parallel (io-pool.ts).
       try {
@@ -440,7 +460,7 @@ export class LocalDrive implements Drive {
     const volDir = this.#l.volumeDir(volume);
     const { dir } = this.#l.objectDir(volume, key);
     try {
-      await this.#log.drop(volume, key);
+      await this.#log.ready();
       await unlink(join(dir, META_FILE)).catch((err: unknown) => {
         if (errno(err) !== 'ENOENT' && errno(err) !== 'ENOTDIR') throw err;
       });
@@ -449,6 +469,8 @@ export class LocalDrive implements Drive {
       const changed = await this.#pruneEmpty(dir, volDir);
       // Deleted for good before the answer: a power cut must not bring the object back (dir-sync.ts).
       if (changed !== null) await syncDirs([changed]);
+      // The index's record last: until it goes, it wins over whatever the steps above left (inline-index.ts).
+      await this.#l.index.remove(volume, key);
     } catch (err) {
       throw await this.#l.mapError(err, key);
     } finally {

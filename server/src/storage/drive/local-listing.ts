@@ -21,13 +21,14 @@ const MAX_CHILDREN_BATCH = 10_000;
 export async function listDir(l: DriveLayout, volume: string, dirKey: string): Promise<string[]> {
   const volDir = l.volumeDir(volume);
   const dir = dirKey === '' ? volDir : l.objectDir(volume, dirKey.slice(0, -1)).dir;
+  const indexed = indexNames(l, volume, dirKey);
   let names: string[];
   try {
     names = await readdir(dir);
   } catch (err) {
     const mapped = await l.mapError(err, dirKey);
     if (!(mapped instanceof FileNotFoundError)) throw mapped;
-    if (dirKey !== '') return [];
+    if (dirKey !== '') return [...indexed];
     throw new VolumeNotFoundError(l.endpoint, volume);
   }
   const out: string[] = [];
@@ -38,29 +39,62 @@ export async function listDir(l: DriveLayout, volume: string, dirKey: string): P
       try { out.push((await readFile(join(dir, n, SEGMENT_NAME_FILE))).toString('utf8')); } catch { /* being removed */ }
     }
   }
-  return out;
+  return union(out, indexed);
+}
+
+/** The child segments the inline index holds records at or below (inline-index.ts). */
+function indexNames(l: DriveLayout, volume: string, dirKey: string): string[] {
+  try {
+    return [...l.index.children(volume, dirKey).keys()];
+  } catch (err) {
+    throw new FaultyDiskError(l.endpoint, `index of ${dirKey}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+function union(a: string[], b: string[]): string[] {
+  if (b.length === 0) return a;
+  const seen = new Set(a);
+  for (const n of b) if (!seen.has(n)) a.push(n);
+  return a;
+}
+
+/**
+ * A scan's stamp covers the directory and the index: `<directory's stamp or "-" when it is absent>|<the volume's
+ * index generation>`. The generation changes with every record of the volume (inline-index.ts).
+ */
+function splitStamp(stamp: string | null): { dir: string | null; gen: string | null } {
+  if (stamp === null) return { dir: null, gen: null };
+  const bar = stamp.lastIndexOf('|');
+  return bar < 0 ? { dir: null, gen: null } : { dir: stamp.slice(0, bar), gen: stamp.slice(bar + 1) };
 }
 
 export async function scanDir(l: DriveLayout, volume: string, dirKey: string, knownStamp: string | null): Promise<DirScan> {
   const dir = l.keyDir(volume, dirKey);
   if (knownStamp !== null && typeof knownStamp !== 'string') throw new InvalidDrivePathError('invalid directory stamp');
-  const a = await runIoJob({ op: 'scan', dir, knownStamp, settleMs: STAMP_SETTLE_MS }).catch((err: unknown) => {
+  // The generation is read before the names: a record committed in between moves it, and the next scan reads again.
+  const gen = String(l.index.gen(volume));
+  const known = splitStamp(knownStamp);
+  const indexSame = known.gen === gen;
+  const a = await runIoJob({ op: 'scan', dir, knownStamp: indexSame && known.dir !== '-' ? known.dir : null, settleMs: STAMP_SETTLE_MS }).catch((err: unknown) => {
     throw new FaultyDiskError(l.endpoint, `scan of ${dirKey}: ${(err as Error).message}`, { cause: err });
   });
   if (a.error !== undefined) {
     const mapped = await l.mapError(Object.assign(new Error(a.error), { code: a.error }), dirKey);
     if (!(mapped instanceof FileNotFoundError)) throw mapped;
-    if (dirKey !== '') return { names: [], stamp: null };
-    throw new VolumeNotFoundError(l.endpoint, volume);
+    if (dirKey === '') throw new VolumeNotFoundError(l.endpoint, volume);
+    // Keys only in the index (inline objects need no directory).
+    if (indexSame && known.dir === '-') return { names: null, stamp: knownStamp };
+    return { names: indexNames(l, volume, dirKey), stamp: `-|${gen}` };
   }
-  if (a.entries === null) return { names: null, stamp: a.stamp };
+  const stamp = a.stamp === null ? null : `${a.stamp}|${gen}`;
+  if (a.entries === null) return { names: null, stamp };
   const names: string[] = [];
   for (const n of a.entries) {
     const kind = entryKind(n);
     if (kind === 'plain') names.push(n.slice(1));
     else if (kind === 'hashed' && a.hashed[n] !== undefined) names.push(a.hashed[n]);
   }
-  return { names, stamp: a.stamp };
+  return { names: union(names, indexNames(l, volume, dirKey)), stamp };
 }
 
 export async function readChildren(
@@ -105,10 +139,32 @@ export async function readChildren(
       out[i] = { meta: null, children: false, error: `${a.errors[r] ?? 'error'} on ${dirKey}${names[i]}` };
       return;
     }
-    const meta = s === CHILD_META ? data.subarray(a.offsets[r]!, a.offsets[r + 1]!) : null;
-    out[i] = stamp === null ? { meta, children: a.children[r] === 1 } : { meta, children: a.children[r] === 1, stamp };
+    // The index's record wins over a metadata file (inline-index.ts); keys below may be in either.
+    const indexed = indexChild(l, volume, dirKey, names[i]!);
+    const meta = indexed.meta !== undefined ? (withMeta ? indexed.meta : null) : s === CHILD_META ? data.subarray(a.offsets[r]!, a.offsets[r + 1]!) : null;
+    const children = a.children[r] === 1 || indexed.deeper;
+    out[i] = stamp === null ? { meta, children } : { meta, children, stamp };
   });
-  // A directory gone since (wiped by hand) holds no children: what was vouched for is not there either.
-  if (!a.missing) same.forEach((isSame, i) => { if (isSame) out[i] = { meta: null, children: false, stamp: known![i]!, same: true }; });
+  same.forEach((isSame, i) => {
+    if (!isSame) return;
+    if (!a.missing) {
+      out[i] = { meta: null, children: false, stamp: known![i]!, same: true };
+      return;
+    }
+    // The key directory is gone (wiped by hand): what it held is not there, whatever was vouched for. The index's
+    // records are not in it (inline objects have no directory): those still stand; anything else is answered afresh.
+    const indexed = indexChild(l, volume, dirKey, names[i]!);
+    out[i] = indexed.meta !== undefined
+      ? { meta: null, children: false, stamp: known![i]!, same: true }
+      : { meta: null, children: indexed.deeper, stamp: stamp! };
+  });
   return out;
+}
+
+function indexChild(l: DriveLayout, volume: string, dirKey: string, name: string): { meta: Buffer | undefined; deeper: boolean } {
+  try {
+    return l.index.child(volume, dirKey, name);
+  } catch (err) {
+    throw new FaultyDiskError(l.endpoint, `index of ${dirKey}${name}: ${(err as Error).message}`, { cause: err });
+  }
 }
