@@ -57,6 +57,10 @@ export function readRecordSync(drive: string, bucket: string, key: string): Buff
   return indexOf(drive).get(bucket, key) ?? readFileSync(metaFile(drive, bucket, key));
 }
 
+export function hasRecordSync(drive: string, bucket: string, key: string): boolean {
+  return indexOf(drive).get(bucket, key) !== undefined || statSync(metaFile(drive, bucket, key), { throwIfNoEntry: false }) !== undefined;
+}
+
 export async function readRecord(drive: string, bucket: string, key: string): Promise<Buffer> {
   return indexOf(drive).get(bucket, key) ?? readFile(metaFile(drive, bucket, key));
 }

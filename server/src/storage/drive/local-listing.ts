@@ -15,6 +15,8 @@ import { SEGMENT_NAME_FILE, encodeSegment, entryKind } from './object-path.js';
  * previous one keeps the same mtime; after 20 ms any later change moves it.
  */
 const STAMP_SETTLE_MS = 20;
+/** Suffix of a child's stamp taken while its key directory was absent (readChildren). */
+const NO_DIR = ':nodir';
 /** Most names in one {@link readChildren} call. */
 const MAX_CHILDREN_BATCH = 10_000;
 
@@ -133,6 +135,8 @@ export async function readChildren(
   }
   const data = Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength);
   const out: ChildState[] = names.map(() => ({ meta: null, children: false }));
+  // A stamp taken while the key directory was absent says so: a child vouched for then lived in the index only.
+  const answerStamp = stamp === null ? null : a.missing ? `${stamp}${NO_DIR}` : stamp;
   read.forEach((i, r) => {
     const s = a.status[r]!;
     if (s === CHILD_ERROR) {
@@ -143,20 +147,18 @@ export async function readChildren(
     const indexed = indexChild(l, volume, dirKey, names[i]!);
     const meta = indexed.meta !== undefined ? (withMeta ? indexed.meta : null) : s === CHILD_META ? data.subarray(a.offsets[r]!, a.offsets[r + 1]!) : null;
     const children = a.children[r] === 1 || indexed.deeper;
-    out[i] = stamp === null ? { meta, children } : { meta, children, stamp };
+    out[i] = answerStamp === null ? { meta, children } : { meta, children, stamp: answerStamp };
   });
   same.forEach((isSame, i) => {
     if (!isSame) return;
-    if (!a.missing) {
+    // A directory gone since (wiped by hand) holds no children: what was vouched for while it was there is answered
+    // afresh, from the index (inline objects have no directory, and their records were not in it).
+    if (!a.missing || known![i]!.endsWith(NO_DIR)) {
       out[i] = { meta: null, children: false, stamp: known![i]!, same: true };
       return;
     }
-    // The key directory is gone (wiped by hand): what it held is not there, whatever was vouched for. The index's
-    // records are not in it (inline objects have no directory): those still stand; anything else is answered afresh.
     const indexed = indexChild(l, volume, dirKey, names[i]!);
-    out[i] = indexed.meta !== undefined
-      ? { meta: null, children: false, stamp: known![i]!, same: true }
-      : { meta: null, children: indexed.deeper, stamp: stamp! };
+    out[i] = { meta: indexed.meta ?? null, children: indexed.deeper, stamp: answerStamp! };
   });
   return out;
 }
