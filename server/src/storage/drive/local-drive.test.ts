@@ -10,6 +10,7 @@ import {
 } from './drive-errors.js';
 import { ioPoolSaturated, runIoJob, warmIoPool } from './io-pool.js';
 import { LocalDrive } from './local-drive.js';
+import { inlineIndexFor } from './inline-index.js';
 import { encodeSegment } from './object-path.js';
 
 async function fresh(t: { after(fn: () => Promise<void>): void }): Promise<{ root: string; drive: LocalDrive }> {
@@ -223,4 +224,16 @@ test('with the I/O workers backed up, metadata reads go through libuv and map er
     await new Promise((r) => setTimeout(r, 2));
   }
   assert.equal(ioPoolSaturated(), false);
+});
+
+test('an inline commit into a missing bucket leaves no record, and a new bucket never shows records an old one left', async (t) => {
+  const { root, drive } = await fresh(t);
+  const index = inlineIndexFor(join(root, '.svc.sys'));
+  await assert.rejects(drive.renameData('nope', 'k', Buffer.from('m'), { srcDataPath: null, dataDir: null }), VolumeNotFoundError);
+  assert.equal(index.get('nope', 'k'), undefined, 'the record written with the check was taken back');
+  // What a crash between that write and its removal would leave: the bucket made later starts empty.
+  await index.put('later', 'k', Buffer.from('left behind'));
+  await drive.makeVolume('later', Buffer.alloc(0));
+  await assert.rejects(drive.readMeta('later', 'k'), FileNotFoundError);
+  assert.deepEqual(await drive.listDir('later', ''), []);
 });

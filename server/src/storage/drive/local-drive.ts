@@ -131,6 +131,9 @@ export class LocalDrive implements Drive {
     const dir = this.#l.volumeDir(volume);
     try {
       await access(this.#l.tmp);
+      // A bucket's records left in the index (an inline commit that raced its bucket's deletion and a crash) must not
+      // come back with a new bucket of the same name: cleared before the bucket exists (#commitInline).
+      if (!(await stat(dir).then(() => true, () => false))) await this.#l.index.removeVolume(volume);
       await mkdir(dir);
     } catch (err) {
       if (errno(err) === 'EEXIST') throw new VolumeExistsError(this.endpoint, volume);
@@ -383,10 +386,18 @@ export class LocalDrive implements Drive {
    * the index's record wins over them, and a power cut that brings them back brings back nothing a read would see.
    */
   async #commitInline(volume: string, key: string, volDir: string, dir: string, meta: Uint8Array, opts: RenameDataOptions): Promise<void> {
-    const outcome = await this.#checks.run({ volDir, dir });
-    if (outcome === COMMIT_NO_VOLUME) throw await this.#volumeMissing(volDir);
-    await this.#l.index.put(volume, key, meta);
-    if (outcome !== COMMIT_EXISTED) return;
+    // The checks (is the bucket there, has the key a directory) and the record's write run at the same time: a
+    // round trip to an I/O worker and a synced transaction, one after the other, made a small PUT wait for both.
+    const [checked, put] = await Promise.allSettled([this.#checks.run({ volDir, dir }), this.#l.index.put(volume, key, meta)]);
+    if (checked.status === 'rejected') throw checked.reason;
+    if (checked.value === COMMIT_NO_VOLUME) {
+      // No bucket here (deleted meanwhile): the record must not stay. A crash before this removal leaves it to
+      // makeVolume, which clears a bucket's records before the bucket exists again.
+      if (put.status === 'fulfilled') await this.#l.index.remove(volume, key);
+      throw await this.#volumeMissing(volDir);
+    }
+    if (put.status === 'rejected') throw put.reason;
+    if (checked.value !== COMMIT_EXISTED) return;
     await unlink(join(dir, META_FILE)).catch((err: unknown) => {
       if (errno(err) !== 'ENOENT' && errno(err) !== 'ENOTDIR') throw err;
     });
