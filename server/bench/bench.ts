@@ -15,7 +15,7 @@ import { Agent } from 'node:http';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { LeanS3 } from './lean-client.js';
-import { peakRssMiB, rssMiB, serverMiB } from './proc-stats.js';
+import { peakRssMiB, rssAnonMiB, rssFileMiB, rssMiB, serverMiB } from './proc-stats.js';
 import { emit, markdownTable } from './report.js';
 import { huge, largeObjects, list10k, multipart, smallObjects, type BenchContext } from './scenarios.js';
 import { external, fourNodes, singleNode, type Target } from './targets.js';
@@ -70,7 +70,10 @@ async function main(): Promise<void> {
     await ctx.send(new CreateBucketCommand({ Bucket: ctx.bucket }));
     if (on('small')) {
       await smallObjects(ctx, quick ? [1, 16] : [1, 16, 64]);
-      emit({ scenario: 'after-small-objects', serverPeakRssMiB: peak(), note: 'peak RSS incl. the 64-way 4 KiB load' });
+      emit({
+        scenario: 'after-small-objects', serverPeakRssMiB: peak(), rssAnonMiB: serverMiB(t.pids(), t.memory, rssAnonMiB),
+        rssFileMiB: serverMiB(t.pids(), t.memory, rssFileMiB), note: 'peak RSS incl. the 64-way 4 KiB load; RSS now: anonymous and mapped files',
+      });
     }
     if (on('1MiB')) await largeObjects(ctx, MiB, [1, 4], (c) => c * 16);
     if (on('64MiB')) await largeObjects(ctx, 64 * MiB, [1, 4], (c) => c * 3);

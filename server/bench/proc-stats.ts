@@ -15,6 +15,18 @@ export function rssMiB(pid: number): number {
   return Math.round(statusKiB(pid, 'VmRSS') / 1024);
 }
 
+/**
+ * The resident set's two parts in MiB: the process's own memory (RssAnon: heap, buffers) and mapped file pages
+ * (RssFile: for svc, the pages of the drives' inline indexes LMDB maps, page cache the kernel can take back).
+ */
+export function rssAnonMiB(pid: number): number {
+  return Math.round(statusKiB(pid, 'RssAnon') / 1024);
+}
+
+export function rssFileMiB(pid: number): number {
+  return Math.round(statusKiB(pid, 'RssFile') / 1024);
+}
+
 /** Peak resident set size (VmHWM) in MiB. */
 export function peakRssMiB(pid: number): number {
   return Math.round(statusKiB(pid, 'VmHWM') / 1024);

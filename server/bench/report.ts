@@ -26,7 +26,8 @@ function result(r: BenchLine): string {
 /** The memory figures of a line: RSS, and the peak (VmHWM) where measured. */
 function memory(r: BenchLine): string {
   const peak = num(r.serverPeakRssMiB ?? r.peakRssMiB);
-  return [num(r.serverRssMiB ?? r.rssMiB), peak === '' ? '' : `peak ${peak}`].filter((s) => s !== '').join(', ');
+  const parts = typeof r.rssAnonMiB === 'number' ? `now anon ${num(r.rssAnonMiB)} + files ${num(r.rssFileMiB)}` : '';
+  return [num(r.serverRssMiB ?? r.rssMiB), peak === '' ? '' : `peak ${peak}`, parts].filter((s) => s !== '').join(', ');
 }
 
 /**
