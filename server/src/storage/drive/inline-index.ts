@@ -118,6 +118,15 @@ export class InlineIndex {
     setImmediate(() => { this.#checked = false; });
   }
 
+  /**
+   * Drops this process's read snapshot: the next read sees every transaction committed so far. lmdb-js renews its
+   * snapshot once per turn of the event loop, so a read later in the same turn may not see a commit that finished
+   * in between (LocalDrive.readMeta and the listing need it when a record moves from its file to the index).
+   */
+  refresh(): void {
+    this.#db?.resetReadTxn();
+  }
+
   /** The record of `key`, or undefined. */
   get(volume: string, key: string): Buffer | undefined {
     const db = this.#open(false);

@@ -443,16 +443,34 @@ export class LocalDrive implements Drive {
 
   async readMeta(volume: string, key: string): Promise<Buffer> {
     const path = `${this.#l.objectDir(volume, key).dir}/${META_FILE}`;
-    let record: Buffer | undefined;
-    try {
-      record = this.#l.index.get(volume, key);
-    } catch (err) {
-      throw await this.#l.mapError(err, key);
-    }
+    const record = await this.#indexed(volume, key, false);
     if (record !== undefined) {
       await nextTurn();
       return record;
     }
+    try {
+      return await this.#readMetaFile(path, key);
+    } catch (err) {
+      if (!(err instanceof FileNotFoundError)) throw err;
+      // A record that moves from its file to the index (a rewrite without data, e.g. the one that drops an overwritten
+      // object's data: #commitInline) is committed there before its file goes. A file found gone after the index said
+      // "none" is looked for there again, in a fresh snapshot: a read between the two steps saw neither.
+      const moved = await this.#indexed(volume, key, true);
+      if (moved !== undefined) return moved;
+      throw err;
+    }
+  }
+
+  async #indexed(volume: string, key: string, fresh: boolean): Promise<Buffer | undefined> {
+    try {
+      if (fresh) this.#l.index.refresh();
+      return this.#l.index.get(volume, key);
+    } catch (err) {
+      throw await this.#l.mapError(err, key);
+    }
+  }
+
+  async #readMetaFile(path: string, key: string): Promise<Buffer> {
     if (ioPoolSaturated()) {
       // Workers backed up (cold reads, many drives): libuv's threads keep the reads parallel (io-pool.ts).
       try {

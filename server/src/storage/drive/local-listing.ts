@@ -23,14 +23,13 @@ const MAX_CHILDREN_BATCH = 10_000;
 export async function listDir(l: DriveLayout, volume: string, dirKey: string): Promise<string[]> {
   const volDir = l.volumeDir(volume);
   const dir = dirKey === '' ? volDir : l.objectDir(volume, dirKey.slice(0, -1)).dir;
-  const indexed = indexNames(l, volume, dirKey);
   let names: string[];
   try {
     names = await readdir(dir);
   } catch (err) {
     const mapped = await l.mapError(err, dirKey);
     if (!(mapped instanceof FileNotFoundError)) throw mapped;
-    if (dirKey !== '') return [...indexed];
+    if (dirKey !== '') return indexNames(l, volume, dirKey);
     throw new VolumeNotFoundError(l.endpoint, volume);
   }
   const out: string[] = [];
@@ -41,12 +40,17 @@ export async function listDir(l: DriveLayout, volume: string, dirKey: string): P
       try { out.push((await readFile(join(dir, n, SEGMENT_NAME_FILE))).toString('utf8')); } catch { /* being removed */ }
     }
   }
-  return union(out, indexed);
+  return union(out, indexNames(l, volume, dirKey));
 }
 
-/** The child segments the inline index holds records at or below (inline-index.ts). */
+/**
+ * The child segments the inline index holds records at or below (inline-index.ts). Read after the directory, in a
+ * fresh snapshot: a record that moves from its file to the index is committed there before the file goes, so a key
+ * read between the two steps is in one of them.
+ */
 function indexNames(l: DriveLayout, volume: string, dirKey: string): string[] {
   try {
+    l.index.refresh();
     return [...l.index.children(volume, dirKey).keys()];
   } catch (err) {
     throw new FaultyDiskError(l.endpoint, `index of ${dirKey}: ${(err as Error).message}`, { cause: err });
@@ -135,6 +139,8 @@ export async function readChildren(
   }
   const data = Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength);
   const out: ChildState[] = names.map(() => ({ meta: null, children: false }));
+  // The index after the files, in a fresh snapshot (see indexNames).
+  refreshIndex(l);
   // A stamp taken while the key directory was absent says so: a child vouched for then lived in the index only.
   const answerStamp = stamp === null ? null : a.missing ? `${stamp}${NO_DIR}` : stamp;
   read.forEach((i, r) => {
@@ -161,6 +167,14 @@ export async function readChildren(
     out[i] = { meta: indexed.meta ?? null, children: indexed.deeper, stamp: answerStamp! };
   });
   return out;
+}
+
+function refreshIndex(l: DriveLayout): void {
+  try {
+    l.index.refresh();
+  } catch (err) {
+    throw new FaultyDiskError(l.endpoint, `index: ${(err as Error).message}`, { cause: err });
+  }
 }
 
 function indexChild(l: DriveLayout, volume: string, dirKey: string, name: string): { meta: Buffer | undefined; deeper: boolean } {
