@@ -9,13 +9,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import {
   CreateBucketCommand, GetBucketVersioningCommand, GetObjectCommand, ListObjectsV2Command, PutBucketVersioningCommand, PutObjectCommand,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { RPC_PROTOCOL_VERSION, makeRpcToken } from '../../src/cluster/index.js';
-import { hasRecordSync, readRecordSync } from '../helpers/drive-files.js';
+import { hasRecordSync } from '../helpers/drive-files.js';
 import { bodyBytes, eventually } from '../helpers/s3-client.js';
 import { nodeClients, startCluster, type TestCluster } from './helpers/cluster.js';
 

@@ -7,7 +7,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { decodeObjectRecord } from '../../src/storage/format/index.js';
 import { hasRecordSync, readRecordSync } from '../helpers/drive-files.js';

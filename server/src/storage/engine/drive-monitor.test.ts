@@ -1,6 +1,6 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { access, cp, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InsufficientReadQuorumError, InsufficientWriteQuorumError } from './storage-errors.js';
 import { get, pattern, put, testCluster, type TestCluster } from './testing.js';

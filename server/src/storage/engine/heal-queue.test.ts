@@ -1,7 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { ErasureSets } from './erasure-sets.js';
 import { HealQueue } from './heal-queue.js';
 import type { HealOutcome } from './heal-queue.js';
