@@ -43,6 +43,28 @@ export interface IndexChild {
 
 const indexes = new Map<string, InlineIndex>();
 
+/**
+ * A failed commit (a full disk) makes lmdb-js 3.5 reject promises no caller holds (write.js: rejectCommit's promise
+ * for the writes queued behind, and `commitError`), and an unhandled rejection ends the process. Those alone are
+ * dropped here: the writes' own promises carry the error to their callers (#write). Any other unhandled rejection is
+ * thrown again, which ends the process as it would without a handler.
+ */
+let guarded = false;
+function guardCommitFailures(): void {
+  if (guarded) return;
+  guarded = true;
+  process.on('unhandledRejection', (reason) => {
+    if (isLmdbCommitFailure(reason)) return;
+    throw reason;
+  });
+}
+
+function isLmdbCommitFailure(reason: unknown): boolean {
+  if (!(reason instanceof Error)) return false;
+  if ('commitError' in reason) return true;
+  return typeof (reason as { code?: unknown }).code === 'number' && /[/\\]lmdb[/\\]/.test(reason.stack ?? '');
+}
+
 /** The inline index of the drive whose system directory is `sys` (one per drive in a process, like its change log). */
 export function inlineIndexFor(sys: string): InlineIndex {
   let index = indexes.get(sys);
@@ -100,6 +122,7 @@ export class InlineIndex {
     }
     // A drive whose system area is gone (wiped) must fail its writes, not get an index back (local-drive.ts).
     if (st === undefined && (!create || statSync(join(this.#sys, 'tmp'), { throwIfNoEntry: false }) === undefined)) return null;
+    guardCommitFailures();
     // `safeRestore` is an option of lmdb-js's native side its types leave out (open.js).
     const db = open({
       path: this.#dir, encoding: 'binary', keyEncoding: 'binary', pageSize: PAGE_SIZE,
@@ -180,12 +203,18 @@ export class InlineIndex {
    * volume's stamp moves at the commit: a listing that read before it holds the earlier stamp.
    */
   async #write(volume: string, p: Promise<boolean>): Promise<void> {
+    const flushed = (p as Promise<boolean> & { flushed?: Promise<void> }).flushed;
+    // Settled by lmdb-js on its own; a failed commit must reach the caller, never the process as an unhandled rejection.
+    flushed?.catch(() => undefined);
     try {
       await p;
       this.#gens.set(volume, (this.#gens.get(volume) ?? 0) + 1);
-      await (p as Promise<boolean> & { flushed: Promise<void> }).flushed;
+      await flushed;
     } catch (err) {
-      throw indexError(err);
+      // lmdb-js rejects each write of a failed commit with a generic error whose `commitError` promise holds the
+      // cause (a full disk: ENOSPC); that promise is rejected too and nothing else handles it.
+      const cause = (err as { commitError?: Promise<unknown> }).commitError;
+      throw indexError(cause === undefined ? err : await cause.then(() => err, (e: unknown) => e));
     }
   }
 

@@ -5,6 +5,7 @@ import { closeSync, constants, openSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   DiskNotFoundError, FileNotFoundError, InvalidDrivePathError, UnformattedDiskError, VolumeExistsError, VolumeNotFoundError,
 } from './drive-errors.js';
@@ -236,4 +237,22 @@ test('an inline commit into a missing bucket leaves no record, and a new bucket 
   await drive.makeVolume('later', Buffer.alloc(0));
   await assert.rejects(drive.readMeta('later', 'k'), FileNotFoundError);
   assert.deepEqual(await drive.listDir('later', ''), []);
+});
+
+test('a full disk: inline commits fail with DiskFullError, the process lives on, and commits work again once there is space', async (t) => {
+  // A small file system of its own (root, as the power-cut tests), written by a process of its own
+  // (test/helpers/full-disk-writer.ts says why).
+  const mnt = await mkdtemp(join(tmpdir(), 'svc-full-'));
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', mnt]);
+  t.after(async () => {
+    execFileSync('umount', [mnt]);
+    await rm(mnt, { recursive: true, force: true });
+  });
+  await mkdir(join(mnt, 'd'));
+  const writer = fileURLToPath(new URL('../../../test/helpers/full-disk-writer.ts', import.meta.url));
+  const out = execFileSync(process.execPath, ['--import', 'tsx', writer, join(mnt, 'd'), join(mnt, 'ballast')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const res = JSON.parse(out.trim().split('\n').at(-1)!) as { full: number; other: string[]; after: boolean };
+  assert.ok(res.full > 0, 'the disk filled up');
+  assert.deepEqual(res.other, [], 'a full disk is DiskFullError, nothing else');
+  assert.equal(res.after, true, 'commits work again, and the earlier record is intact');
 });
