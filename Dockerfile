@@ -7,7 +7,7 @@
 #   docker build --build-arg BASE_IMAGE=svc-test/node:20 -t svc/server:latest .
 # `deploy-kit images build` stages only the server's production dependencies into the context (the repository
 # root as a context works too, with every installed package). The native addons (@ronomon/reed-solomon,
-# highwayhasher, @node-rs/crc32, msgpackr-extract, lmdb) are glibc builds: use a glibc base, never Alpine.
+# highwayhasher, @node-rs/crc32, msgpackr-extract) are glibc builds: use a glibc base, never Alpine.
 ARG BASE_IMAGE=node:20-bookworm-slim
 FROM ${BASE_IMAGE}
 

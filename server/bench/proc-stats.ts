@@ -17,7 +17,8 @@ export function rssMiB(pid: number): number {
 
 /**
  * The resident set's two parts in MiB: the process's own memory (RssAnon: heap, buffers) and mapped file pages
- * (RssFile: for svc, the pages of the drives' inline indexes LMDB maps, page cache the kernel can take back).
+ * (RssFile: the executable, its libraries and any memory-mapped file, page cache the kernel can take back). A store
+ * that reads its index through a memory map shows it here (docs/performance.md, thirteenth session).
  */
 export function rssAnonMiB(pid: number): number {
   return Math.round(statusKiB(pid, 'RssAnon') / 1024);

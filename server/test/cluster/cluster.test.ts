@@ -9,12 +9,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   CreateBucketCommand, GetBucketVersioningCommand, GetObjectCommand, ListObjectsV2Command, PutBucketVersioningCommand, PutObjectCommand,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { RPC_PROTOCOL_VERSION, makeRpcToken } from '../../src/cluster/index.js';
-import { hasRecordSync } from '../helpers/drive-files.js';
+import { objectDir } from '../helpers/drive-files.js';
 import { bodyBytes, eventually } from '../helpers/s3-client.js';
 import { nodeClients, startCluster, type TestCluster } from './helpers/cluster.js';
 
@@ -83,7 +85,7 @@ test('Must show 1: written through node 1, read through node 3 byte-exact; the s
   for (const i of [2, 3, 4]) assert.deepEqual(await listing(i), first, `listing through node ${i}`);
   // Each node holds 4 of the 16 shards of the large object on its own drives.
   for (let i = 1; i <= 4; i++) {
-    for (let d = 1; d <= 4; d++) assert.ok(hasRecordSync(c.drive(i, d), BUCKET, 'big/three-mib.bin'), `node ${i} d${d}`);
+    for (let d = 1; d <= 4; d++) assert.ok(existsSync(join(objectDir(c.drive(i, d), BUCKET, 'big/three-mib.bin'), 'xl.meta')), `node ${i} d${d}`);
   }
 });
 
@@ -173,7 +175,7 @@ test('Must show 2: one node lost, then two, then both back', async () => {
   for (const [key, digest] of objects) assert.equal(await readSha(4, key), digest, key);
   // The objects written while node 4 (and later 3) was down are healed onto their drives.
   const healed = async (): Promise<boolean> => whileDown.every((key) => [3, 4].every((i) =>
-    [1, 2, 3, 4].every((d) => hasRecordSync(c.drive(i, d), BUCKET, key))));
+    [1, 2, 3, 4].every((d) => existsSync(join(objectDir(c.drive(i, d), BUCKET, key), 'xl.meta')))));
   assert.ok(await eventually(healed, 60_000), 'objects written while down are on the restarted nodes\' drives');
   await put(4, 'after.txt', randomBytes(64));
   assert.equal(await readSha(1, 'after.txt'), objects.get('after.txt'));

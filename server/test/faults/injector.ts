@@ -1,6 +1,6 @@
 /**
  * The fault run's faults, on real processes and real files (issue 10 "A fault-injection harness"): kill -9 and
- * restart of one node, bit flips in shard files (part.N) and in metadata records (the drive's index or xl.meta) on a live node's
+ * restart of one node, bit flips in shard files (part.N) and in metadata records (xl.meta) on a live node's
  * drive, a full drive (a fixed-size tmpfs filled up with a ballast file) and a drive directory that vanishes
  * (renamed away and back). Faults run one after the other, and each waits until every node sees every drive
  * online again before the next one (a restarted node's drives stay offline in its peers' view for a while), so
@@ -13,7 +13,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeObjectMeta } from '../../src/storage/format/index.js';
-import { indexRecords, listFiles, objectDir, readRecord, readRecordSync, writeRecord } from '../helpers/drive-files.js';
+import { listFiles, objectDir } from '../helpers/drive-files.js';
 import type { TestCluster } from '../cluster/helpers/cluster.js';
 import type { Rng } from './rng.js';
 
@@ -88,14 +88,15 @@ export async function waitAllDrivesOnline(cluster: TestCluster, drives: number, 
   }
 }
 
-/**
- * The version a drive's record of `key` describes (its identity, and the part files it names), or undefined when the
- * drive has no record that decodes. The record may be in the drive's index or in an `xl.meta` file (drive-files.ts).
- */
-function readVersion(drive: string, bucket: string, key: string): { id: string; files: string[] } | undefined {
+/** The identity of the version a metadata record describes, or undefined when it does not decode. */
+function versionOf(metaFile: string): string | undefined {
+  return readVersion(metaFile)?.id;
+}
+
+function readVersion(metaFile: string): { id: string; files: string[] } | undefined {
   try {
-    const m = decodeObjectMeta(readRecordSync(drive, bucket, key));
-    const dir = objectDir(drive, bucket, key);
+    const m = decodeObjectMeta(readFileSync(metaFile));
+    const dir = join(metaFile, '..');
     const files = m.dataDir === null ? [] : m.parts.map((p) => join(dir, m.dataDir!, `part.${p.number}`));
     return { id: `${m.key}|${m.versionId}|${m.modTime}|${m.dataDir ?? 'inline'}`, files };
   } catch {
@@ -103,34 +104,10 @@ function readVersion(drive: string, bucket: string, key: string): { id: string; 
   }
 }
 
-/** True when the drive's record of `key` describes `version` and the drive holds every part file of it. */
-function holds(drive: string, bucket: string, key: string, version: string): boolean {
-  const v = readVersion(drive, bucket, key);
+/** True when `metaFile` describes `version` and the drive holds every part file of it. */
+function holds(metaFile: string, version: string): boolean {
+  const v = readVersion(metaFile);
   return v !== undefined && v.id === version && v.files.every((f) => existsSync(f));
-}
-
-/**
- * The key whose directory holds `file`, `up` levels above it (1: a metadata file, 2: a shard file in a data
- * directory); undefined for hashed segments (long names), which the faults leave alone.
- */
-function keyOfFile(drive: string, bucket: string, file: string, up: number): string | undefined {
-  const segments = file.slice(join(drive, bucket).length + 1).split('/').slice(0, -up);
-  if (segments.length === 0 || segments.some((s) => !s.startsWith('+'))) return undefined;
-  return segments.map((s) => s.slice(1)).join('/');
-}
-
-/** Flips one random bit of a record kept in the drive's index, written back through the index. */
-async function flipRecordBit(drive: string, bucket: string, key: string, rng: Rng): Promise<boolean> {
-  try {
-    const record = Buffer.from(await readRecord(drive, bucket, key));
-    if (record.length === 0) return false;
-    const at = rng.int(0, record.length - 1);
-    record[at]! ^= 1 << rng.int(0, 7);
-    await writeRecord(drive, bucket, key, record);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Flips one random bit of `file` in place (the file keeps its size and inode). */
@@ -182,33 +159,27 @@ export async function runFaults(target: FaultTarget, rng: Rng, stop: () => boole
   const holders = (key: string, version: string): number => {
     let n = 0;
     for (let i = 1; i <= nodes; i++) {
-      for (let d = 1; d <= drives; d++) if (holds(cluster.drive(i, d), bucket, key, version)) n++;
+      for (let d = 1; d <= drives; d++) if (holds(join(objectDir(cluster.drive(i, d), bucket, key), 'xl.meta'), version)) n++;
     }
     return n;
   };
 
-  // Metadata records are in the drive's index (small objects, and records rewritten without data: tags, delete
-  // markers) or in `xl.meta` files; a bit flip in the index is a flip in the record LMDB returns (its own pages
-  // carry no checksum: README "Small objects").
-  const bitflip = async (what: 'shard' | 'meta'): Promise<boolean> => {
+  const bitflip = (what: 'shard' | 'meta'): boolean => {
     const node = rng.int(1, nodes);
     const drive = rng.int(1, drives);
-    const root = cluster.drive(node, drive);
-    const indexed = indexRecords(root, bucket);
-    const files = listFiles(join(root, bucket)).filter((f) => (what === 'meta' ? f.endsWith('/xl.meta') : /\/part\.\d+$/.test(f)));
-    const candidates: { key: string | undefined; file?: string }[] = files.map((f) => ({ key: keyOfFile(root, bucket, f, what === 'meta' ? 1 : 2), file: f }));
-    if (what === 'meta') candidates.push(...[...indexed.keys()].map((key) => ({ key })));
-    for (const c of rng.shuffle(candidates)) {
-      // A metadata file under a record of the index is not read (the index's record wins): no fault.
-      if (c.key === undefined || (what === 'meta' && c.file !== undefined && indexed.has(c.key))) continue;
-      const version = readVersion(root, bucket, c.key)?.id;
+    const files = listFiles(join(cluster.drive(node, drive), bucket))
+      .filter((f) => (what === 'meta' ? f.endsWith('/xl.meta') : /\/part\.\d+$/.test(f)));
+    for (const file of rng.shuffle(files)) {
+      const metaFile = what === 'meta' ? file : join(file, '..', '..', 'xl.meta');
+      const version = versionOf(metaFile);
       if (version === undefined || flipped.has(version)) continue;
       // A shard file of a data directory the record no longer names (replaced, being deleted) is not a fault.
-      if (what === 'shard' && !version.endsWith(`|${c.file!.split('/').at(-2) ?? ''}`)) continue;
-      if (holders(c.key, version) < target.minHolders) continue;
-      if (!(c.file !== undefined ? flipBit(c.file, rng) : await flipRecordBit(root, bucket, c.key, rng))) continue;
+      if (what === 'shard' && !version.endsWith(`|${file.split('/').at(-2) ?? ''}`)) continue;
+      const key = version.split('|')[0]!;
+      if (holders(key, version) < target.minHolders) continue;
+      if (!flipBit(file, rng)) continue;
       flipped.add(version);
-      note(`bit flip in ${what === 'meta' ? `the record (${c.file !== undefined ? 'xl.meta' : 'index'})` : 'a shard file'} of ${c.key} on node ${node} d${drive}`);
+      note(`bit flip in ${what === 'meta' ? 'xl.meta' : 'a shard file'} of ${key} on node ${node} d${drive}`);
       return true;
     }
     return false;

@@ -2,14 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { FileNotFoundError, LocalDrive, VolumeExistsError, VolumeNotFoundError } from '../../storage/index.js';
-import { KIND_META, encodeRecord } from '../../storage/drive/commit-log-record.js';
 import { makeRpcToken } from './auth.js';
 import { RpcClient } from './client.js';
 import { RPC_PROTOCOL_VERSION, RPC_VERSION_HEADER, SHARD_READ, SHARD_WRITE, drivePath } from './protocol.js';
@@ -129,7 +128,7 @@ test('a dead peer and a peer that never answers cost one deadline, as RpcUnavail
   await assert.rejects((async () => { await deadUp.write([Buffer.alloc(10)]); return deadUp.finish(); })(), RpcUnavailableError);
 });
 
-test("a peer's calls wait for the drive's replay of an earlier version's commit log (a node serves the RPC before it opens its drives)", async (t) => {
+test("a peer's calls wait for the drive's commit-log replay (a node serves the RPC before it opens its drives)", async (t) => {
   const dirs: string[] = [];
   t.after(async () => { for (const d of dirs) await rm(d, { recursive: true, force: true }); });
   const fresh = async (): Promise<string> => {
@@ -142,15 +141,15 @@ test("a peer's calls wait for the drive's replay of an earlier version's commit 
   await before.writeFormat(Buffer.from('{}'));
   await before.cleanTemp();
   await before.makeVolume('b', Buffer.alloc(0));
-  // What an earlier version left at a crash: the record in its commit log, the unsynced metadata file lost.
-  await mkdir(join(root, '.svc.sys', 'log'));
-  await writeFile(join(root, '.svc.sys', 'log', '000000001-1.log'), encodeRecord(KIND_META, 'b', 'k', Buffer.from('meta-k')));
-  // Three copies, served by a restarted node that has not opened them (no cleanTemp, so no replay yet): two for the
-  // batch route, one for the single-call route.
+  await before.renameData('b', 'k', Buffer.from('meta-k'), { srcDataPath: null, dataDir: null });
+  assert.ok((await readdir(join(root, '.svc.sys', 'log'))).some((n) => n.endsWith('.log')), 'the record is still in a log');
+  // Three crashed copies (the record in the log, the unsynced metadata file lost), served by a restarted node that
+  // has not opened them (no cleanTemp, so no replay yet): two for the batch route, one for the single-call route.
   const copies: string[] = [];
   for (let i = 0; i < 3; i++) {
     const copy = await fresh();
     await cp(root, copy, { recursive: true });
+    await unlink(join(copy, 'b', '+k', 'xl.meta'));
     copies.push(copy);
   }
   const app = Fastify();

@@ -1,21 +1,96 @@
-import { readdir, readFile, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { constants } from 'node:fs';
 import { syncDir } from '../../common/index.js';
-import { recordsToReplay, type LogRecord } from './commit-log-record.js';
+import { KIND_DROP_KEY, KIND_DROP_VOLUME, KIND_META, encodeRecord, recordsToReplay, type LogRecord } from './commit-log-record.js';
+import { syncFileSystem } from './sync-fs.js';
 
 export type { LogRecord } from './commit-log-record.js';
 
 /**
- * The commit logs an earlier version of svc may have left on a drive. That version appended each small object's
- * metadata record to a log (group commit) and wrote the key's metadata file without a sync, which a checkpoint made
- * durable about once a second; a crash left the records of the last second in the log. Small objects' records now go
- * to the drive's inline index (inline-index.ts), durable when written, and no log is written any more; logs found at
- * start are replayed once (the last record of each key, unless a later one dropped the key or its bucket) before the
- * drive is used, then deleted.
+ * A drive's commit log: how a small object's commit becomes durable with a share of one sync instead of a sync of
+ * its own (README "Small objects' durability"; docs/performance.md, eleventh session).
+ *
+ * Before, every inline commit wrote its metadata file with O_DSYNC, on every drive: four synced files per 4 KiB PUT
+ * on one device, and that kernel work bounded small PUTs at ~1,000/s here. Now the commit's metadata record is
+ * appended to this log and the metadata file is written next to it without a sync; the appends of one moment share
+ * one O_DSYNC write (group commit), and the commit answers once both are done. About once a second a
+ * checkpoint makes the written files durable with one syncfs (sync-fs.ts) and deletes the log they were in. A crash
+ * loses at most unsynced files whose records are still in a log: the next process replays those logs before the
+ * drive is used (`ready`).
+ *
+ * Replay must never bring back something older than what a later change left. So a key whose record is still in a
+ * log (pending) gets a "dropped" record, synced, before anything else changes it (a delete, a large object's commit,
+ * a bucket deleted: `drop`, `dropVolume`); replay applies the last record of each key unless it is such a drop.
+ * A key stops being pending only once the log holding its record is deleted and that deletion is synced too, so a
+ * log can never reappear after a crash with records a later change superseded.
  */
 
+/** How long written files may stay unsynced (and their records in a log). */
+export const CHECKPOINT_MS = 1_000;
 const LOG_DIR = 'log';
 const LOG_SUFFIX = '.log';
+
+/** One log file being appended to: group commit of the appends that arrive while the previous write syncs. */
+class LogFile {
+  readonly gen: number;
+  readonly path: string;
+  readonly #fh: FileHandle;
+  #queue: { data: Buffer; resolve(): void; reject(err: Error): void }[] = [];
+  #flushing = false;
+  /** Commits and drops not finished (their apply or their append). */
+  inflight = 0;
+  records = 0;
+  #drained: (() => void) | undefined;
+
+  constructor(gen: number, path: string, fh: FileHandle) {
+    this.gen = gen;
+    this.path = path;
+    this.#fh = fh;
+  }
+
+  append(data: Buffer): Promise<void> {
+    this.records++;
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ data, resolve, reject });
+      if (!this.#flushing) {
+        this.#flushing = true;
+        // Appends made in this turn of the event loop share the first write.
+        setImmediate(() => void this.#flush());
+      }
+    });
+  }
+
+  async #flush(): Promise<void> {
+    while (this.#queue.length > 0) {
+      const batch = this.#queue;
+      this.#queue = [];
+      try {
+        // O_DSYNC (#openNext): the write returns once its bytes and the file's new size are on stable storage.
+        await this.#fh.writev(batch.map((b) => b.data));
+        for (const b of batch) b.resolve();
+      } catch (err) {
+        for (const b of batch) b.reject(err as Error);
+      }
+    }
+    this.#flushing = false;
+  }
+
+  done(): void {
+    this.inflight--;
+    if (this.inflight === 0) this.#drained?.();
+  }
+
+  /** Resolves once nothing is in flight on this file (no new work comes: it is no longer the current file). */
+  drain(): Promise<void> {
+    if (this.inflight === 0) return Promise.resolve();
+    return new Promise((resolve) => { this.#drained = resolve; });
+  }
+
+  close(): Promise<void> {
+    return this.#fh.close();
+  }
+}
 
 const logs = new Map<string, CommitLog>();
 
@@ -23,27 +98,38 @@ const logs = new Map<string, CommitLog>();
 export function commitLogFor(root: string, sysDir: string, replay: (r: LogRecord) => Promise<void>): CommitLog {
   let log = logs.get(root);
   if (log === undefined) {
-    log = new CommitLog(join(sysDir, LOG_DIR), replay);
+    log = new CommitLog(root, join(sysDir, LOG_DIR), replay);
     logs.set(root, log);
   }
   return log;
 }
 
 export class CommitLog {
+  readonly #root: string;
   readonly #dir: string;
   readonly #replay: (r: LogRecord) => Promise<void>;
-  #ready: Promise<void> | undefined;
+  #ready: Promise<boolean> | undefined;
+  #device = '';
+  #gen = 0;
+  #file: Promise<LogFile> | undefined;
+  /** Files closed but not yet deleted (a checkpoint failed half-way): deleted by the next one. */
+  #retired: LogFile[] = [];
+  /** Key id → generation of the newest log file holding a record of it. */
+  readonly #pending = new Map<string, number>();
+  #timer: NodeJS.Timeout | undefined;
+  #checkpointing = false;
 
-  constructor(dir: string, replay: (r: LogRecord) => Promise<void>) {
+  constructor(root: string, dir: string, replay: (r: LogRecord) => Promise<void>) {
+    this.#root = root;
     this.#dir = dir;
     this.#replay = replay;
   }
 
   /**
-   * Replays the logs an earlier process left (once; again after a failure). Every change of the drive waits for it:
-   * a change made before the replay would be undone by it (a peer's call may reach a drive before its node opened it).
+   * Replays the logs an earlier process left (once; again after a failure) and tells whether the log can be used:
+   * false when the file system cannot be synced as a whole here (no `sync` command), and commits stay synced one by one.
    */
-  ready(): Promise<void> {
+  ready(): Promise<boolean> {
     this.#ready ??= this.#recover().catch((err: unknown) => {
       this.#ready = undefined;
       throw err;
@@ -51,15 +137,19 @@ export class CommitLog {
     return this.#ready;
   }
 
-  async #recover(): Promise<void> {
+  async #recover(): Promise<boolean> {
+    this.#device = String((await stat(this.#root)).dev);
     const names = await this.#logNames();
-    if (names.length === 0) return;
     const bufs = await Promise.all(names.map((n) => readFile(join(this.#dir, n))));
-    // Each replayed record is durable before the logs go (the replay function's contract).
+    // The replay's writes are synced one by one (the caller's classic commit): replay does not depend on syncfs.
     for (const r of recordsToReplay(bufs)) await this.#replay(r);
     for (const n of names) await unlink(join(this.#dir, n));
-    // A deleted log must not come back after a power cut and be replayed over later changes (dir-sync.ts).
-    await syncDir(this.#dir);
+    try {
+      await syncFileSystem(this.#root, this.#device);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   async #logNames(): Promise<string[]> {
@@ -69,5 +159,147 @@ export class CommitLog {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw err;
     }
+  }
+
+  /**
+   * Commits a key's metadata `meta`: its record appended (durable once this resolves) while `apply` writes the
+   * metadata file without a sync. When `apply` fails, the record is dropped again (replay must not redo a commit
+   * that failed here), and the error is thrown.
+   */
+  async commit(volume: string, key: string, meta: Uint8Array, apply: () => Promise<void>): Promise<void> {
+    const file = await this.#current();
+    file.inflight++;
+    const id = `${volume}\0${key}`;
+    this.#pending.set(id, file.gen);
+    try {
+      const [wrote, applied] = await Promise.allSettled([file.append(encodeRecord(KIND_META, volume, key, meta)), apply()]);
+      if (applied.status === 'rejected') {
+        await file.append(encodeRecord(KIND_DROP_KEY, volume, key, null)).catch(() => undefined);
+        throw applied.reason;
+      }
+      if (wrote.status === 'rejected') throw wrote.reason;
+    } finally {
+      file.done();
+      this.#schedule();
+    }
+  }
+
+  /**
+   * Before `key` is changed another way: a synced record that replay must not bring its logged commit back. Waits for
+   * the replay of earlier logs first (a peer's call may reach a drive before its node opened it): a change made
+   * before that replay would be undone by it.
+   */
+  async drop(volume: string, key: string): Promise<void> {
+    await this.ready();
+    if (!this.#pending.has(`${volume}\0${key}`)) return;
+    await this.#appendDrop(KIND_DROP_KEY, volume, key);
+  }
+
+  /** Before a whole volume goes: its pending keys' records must not come back either. */
+  async dropVolume(volume: string): Promise<void> {
+    await this.ready();
+    const prefix = `${volume}\0`;
+    let any = false;
+    for (const id of this.#pending.keys()) if (id.startsWith(prefix)) { any = true; break; }
+    if (any) await this.#appendDrop(KIND_DROP_VOLUME, volume, '');
+  }
+
+  async #appendDrop(kind: number, volume: string, key: string): Promise<void> {
+    const file = await this.#current();
+    file.inflight++;
+    try {
+      await file.append(encodeRecord(kind, volume, key, null));
+    } finally {
+      file.done();
+      this.#schedule();
+    }
+  }
+
+  #current(): Promise<LogFile> {
+    this.#file ??= this.#openNext().catch((err: unknown) => {
+      this.#file = undefined;
+      throw err;
+    });
+    return this.#file;
+  }
+
+  /**
+   * A new log file, its directory entry synced before its first record counts (ext4 without a journal needs that).
+   * Named by generation: replay reads them in that order (a process only starts new ones after replaying the old).
+   */
+  async #openNext(): Promise<LogFile> {
+    // Not recursive: a wiped drive (no system area) must fail its writes, not get a system area back.
+    await mkdir(this.#dir).catch((err: unknown) => {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    });
+    const gen = ++this.#gen;
+    const path = join(this.#dir, `${String(gen).padStart(9, '0')}-${Date.now()}${LOG_SUFFIX}`);
+    // One call per group instead of write + fdatasync (two thread-pool round trips).
+    const fh = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND | constants.O_DSYNC);
+    try {
+      await syncDir(this.#dir);
+    } catch (err) {
+      await fh.close();
+      await unlink(path).catch(() => undefined);
+      throw err;
+    }
+    return new LogFile(gen, path, fh);
+  }
+
+  #schedule(): void {
+    if (this.#timer !== undefined || this.#checkpointing) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.checkpoint();
+    }, CHECKPOINT_MS);
+    // A process may exit with records still logged: the next one replays them.
+    this.#timer.unref();
+  }
+
+  /**
+   * Makes every commit so far durable without its record: the current file is retired (new commits open the next
+   * one), its commits finish, the file system is synced, the file deleted, and the deletion synced.
+   */
+  async checkpoint(): Promise<void> {
+    if (this.#checkpointing) return;
+    this.#checkpointing = true;
+    try {
+      const current = this.#file;
+      this.#file = undefined;
+      if (current !== undefined) {
+        const file = await current.catch(() => undefined);
+        if (file !== undefined) {
+          await file.drain();
+          await file.close().catch(() => undefined);
+          this.#retired.push(file);
+        }
+      }
+      if (this.#retired.length === 0) return;
+      await syncFileSystem(this.#root, this.#device);
+      const done = this.#retired;
+      for (const f of done) await unlink(f.path).catch((err: unknown) => {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      });
+      await syncFileSystem(this.#root, this.#device);
+      this.#retired = [];
+      const upTo = Math.max(...done.map((f) => f.gen));
+      for (const [id, gen] of this.#pending) if (gen <= upTo) this.#pending.delete(id);
+    } catch {
+      // Tried again a moment later; the records stay in their logs until then. A drive whose root is gone (removed
+      // or unmounted) has nothing left to sync: its state is forgotten, and a remount replays what its logs hold.
+      if (!(await stat(this.#root).then(() => true, () => false))) {
+        this.#retired = [];
+        this.#pending.clear();
+        this.#ready = undefined;
+      }
+    } finally {
+      this.#checkpointing = false;
+      if (this.#file !== undefined || this.#retired.length > 0) this.#schedule();
+    }
+  }
+
+  /** Number of keys whose records are still in a log (tests). */
+  get pendingCount(): number {
+    return this.#pending.size;
   }
 }

@@ -1,7 +1,6 @@
 import { access, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { changeLogFor, type ChangeLog } from './change-log.js';
-import { inlineIndexFor, type InlineIndex } from './inline-index.js';
 import { ServerError } from '../../common/index.js';
 import {
   DiskFullError, DiskNotFoundError, FaultyDiskError, FileNotFoundError, InvalidDrivePathError, UnformattedDiskError,
@@ -49,8 +48,6 @@ export class DriveLayout {
   readonly guard: { format: string; root: string };
   /** The keys this process changed lately on this drive (listing stamps). */
   readonly changes: ChangeLog;
-  /** Inline objects' records (inline-index.ts); they win over metadata files. */
-  readonly index: InlineIndex;
 
   constructor(root: string) {
     this.endpoint = root;
@@ -59,7 +56,6 @@ export class DriveLayout {
     this.tmp = join(this.sys, TMP_DIR);
     this.guard = { format: join(this.sys, FORMAT_FILE), root };
     this.changes = changeLogFor(root);
-    this.index = inlineIndexFor(this.sys);
   }
 
   /** Maps an fs error to a typed drive error; ENOENT is checked against the root and format. */

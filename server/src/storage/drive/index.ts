@@ -7,4 +7,3 @@ export {
 export { LocalDrive } from './local-drive.js';
 export { BufferPool, readBuffers } from './buffer-pool.js';
 export { META_FILE, SYS_DIR, encodeKey, encodeSegment, isDataDirName } from './object-path.js';
-export { inlineIndexFor } from './inline-index.js';

@@ -53,10 +53,8 @@ export interface ReadsAnswer {
 }
 
 /**
- * Before inline commits of one drive (LocalDrive, with its inline index: inline-index.ts): per item, whether the
- * bucket's directory is there (COMMIT_NO_VOLUME when not: a commit must not recreate a deleted bucket) and whether the
- * key has a directory (COMMIT_EXISTED: a metadata file or data directories of an earlier object may be in it, and go
- * once the record is in the index) or not (COMMIT_CREATED). Nothing is written.
+ * Inline commits of one drive (LocalDrive, with the commit log: commit-log.ts): per item, `dir` created (mkdir -p),
+ * `data` written to `tmp` and renamed over `dst`, with no sync (the log's record makes the commit durable).
  */
 export interface CommitsJob {
   op: 'commits';
@@ -64,11 +62,15 @@ export interface CommitsJob {
 }
 
 export interface CommitItem {
+  /** The bucket's directory: a commit must not create it (the bucket was deleted: COMMIT_NO_VOLUME). */
   volDir: string;
   dir: string;
+  tmp: string;
+  dst: string;
+  data: Uint8Array;
 }
 
-/** Per item of a {@link CommitsJob}: COMMIT_CREATED, COMMIT_EXISTED, COMMIT_NO_VOLUME, or an error code. */
+/** Per item of a {@link CommitsJob}: COMMIT_CREATED (the key's directory is new), COMMIT_EXISTED, COMMIT_NO_VOLUME, or an error code. */
 export interface CommitsAnswer {
   results: string[];
   errnos: (number | null)[];
@@ -214,14 +216,15 @@ function reads(job) {
   }
   return { data, errors, errnos };
 }
-function statOrNone(p) {
-  // No error object for the common answer (a new key has no directory).
-  try { return fs.statSync(p, { throwIfNoEntry: false }); } catch (e) { if (e.code === 'ENOTDIR') return undefined; throw e; }
-}
 function commit(it) {
-  if (statOrNone(it.dir) !== undefined) return '${COMMIT_EXISTED}';
-  const vol = statOrNone(it.volDir);
-  return vol !== undefined && vol.isDirectory() ? '${COMMIT_CREATED}' : '${COMMIT_NO_VOLUME}';
+  const created = fs.mkdirSync(it.dir, { recursive: true });
+  if (created !== undefined && created.length <= it.volDir.length) {
+    fs.rmSync(created, { recursive: true, force: true });
+    return '${COMMIT_NO_VOLUME}';
+  }
+  fs.writeFileSync(it.tmp, it.data);
+  try { fs.renameSync(it.tmp, it.dst); } catch (e) { try { fs.unlinkSync(it.tmp); } catch {} throw e; }
+  return created === undefined ? '${COMMIT_EXISTED}' : '${COMMIT_CREATED}';
 }
 function commits(job) {
   const results = [], errnos = [];

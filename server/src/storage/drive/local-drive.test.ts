@@ -2,16 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   DiskNotFoundError, FileNotFoundError, InvalidDrivePathError, UnformattedDiskError, VolumeExistsError, VolumeNotFoundError,
 } from './drive-errors.js';
 import { ioPoolSaturated, runIoJob, warmIoPool } from './io-pool.js';
 import { LocalDrive } from './local-drive.js';
-import { inlineIndexFor } from './inline-index.js';
 import { encodeSegment } from './object-path.js';
 
 async function fresh(t: { after(fn: () => Promise<void>): void }): Promise<{ root: string; drive: LocalDrive }> {
@@ -155,14 +153,10 @@ test('readChildren: a stamp passed back answers unchanged children without readi
   assert.ok((await drive.readChildren('b', 'd/', names, false, stamps)).every((c) => c.stamp === undefined && c.same === undefined));
   await assert.rejects(drive.readChildren('b', 'd/', names, true, ['x']), InvalidDrivePathError);
   await assert.rejects(drive.readChildren('b', 'd/', ['a'], true, [7 as unknown as string]), InvalidDrivePathError);
-  // A key directory removed by hand: what was vouched for while it was there is answered afresh: the large object
-  // (its record was in the directory) is gone, the inline one (its record is in the drive's index) is not.
-  const d1 = '11111111-1111-4111-8111-111111111111';
-  await mkdir(join(root, '.svc.sys', 'tmp', 'up', d1), { recursive: true });
-  await drive.renameData('b', 'd/large', Buffer.from('meta:large'), { srcDataPath: `tmp/up/${d1}`, dataDir: d1 });
-  const kept = (await drive.readChildren('b', 'd/', ['c', 'large'], true)).map((c) => c.stamp!);
+  // A key directory removed by hand: nothing it vouched for is answered as there.
+  const kept = (await drive.readChildren('b', 'd/', ['c'], true)).map((c) => c.stamp!);
   await rm(join(root, 'b', '+d'), { recursive: true });
-  assert.deepEqual((await drive.readChildren('b', 'd/', ['c', 'large'], true, kept)).map((c) => [c.same ?? false, c.meta?.toString() ?? null]), [[false, 'meta:d/c'], [false, null]]);
+  assert.deepEqual((await drive.readChildren('b', 'd/', ['c'], true, kept)).map((c) => [c.same ?? false, c.meta]), [[false, null]]);
 });
 
 test('scanDir: the names of listDir plus a stamp that vouches for them until the directory changes', async (t) => {
@@ -184,12 +178,7 @@ test('scanDir: the names of listDir plus a stamp that vouches for them until the
   assert.deepEqual((await drive.scanDir('b', 'd/', scan.stamp)).names?.sort(), ['a', 'b', long, 'new'].sort());
   await drive.deleteObject('b', 'd/a');
   assert.deepEqual((await drive.scanDir('b', 'd/', scan.stamp)).names?.sort(), ['b', long, 'new'].sort());
-  // No directory and nothing in the index: no names, and a stamp that says so.
-  const none = await drive.scanDir('b', 'nothing/', null);
-  assert.deepEqual(none.names, []);
-  assert.deepEqual(await drive.scanDir('b', 'nothing/', none.stamp), { names: null, stamp: none.stamp });
-  await drive.renameData('b', 'nothing/now', Buffer.from('m'), { srcDataPath: null, dataDir: null });
-  assert.deepEqual((await drive.scanDir('b', 'nothing/', none.stamp)).names, ['now']);
+  assert.deepEqual(await drive.scanDir('b', 'nothing/', null), { names: [], stamp: null });
   await assert.rejects(drive.scanDir('nope', '', null), VolumeNotFoundError);
   await assert.rejects(drive.scanDir('b', 'd', null), InvalidDrivePathError);
 });
@@ -225,34 +214,4 @@ test('with the I/O workers backed up, metadata reads go through libuv and map er
     await new Promise((r) => setTimeout(r, 2));
   }
   assert.equal(ioPoolSaturated(), false);
-});
-
-test('an inline commit into a missing bucket leaves no record, and a new bucket never shows records an old one left', async (t) => {
-  const { root, drive } = await fresh(t);
-  const index = inlineIndexFor(join(root, '.svc.sys'));
-  await assert.rejects(drive.renameData('nope', 'k', Buffer.from('m'), { srcDataPath: null, dataDir: null }), VolumeNotFoundError);
-  assert.equal(index.get('nope', 'k'), undefined, 'the record written with the check was taken back');
-  // What a crash between that write and its removal would leave: the bucket made later starts empty.
-  await index.put('later', 'k', Buffer.from('left behind'));
-  await drive.makeVolume('later', Buffer.alloc(0));
-  await assert.rejects(drive.readMeta('later', 'k'), FileNotFoundError);
-  assert.deepEqual(await drive.listDir('later', ''), []);
-});
-
-test('a full disk: inline commits fail with DiskFullError, the process lives on, and commits work again once there is space', async (t) => {
-  // A small file system of its own (root, as the power-cut tests), written by a process of its own
-  // (test/helpers/full-disk-writer.ts says why).
-  const mnt = await mkdtemp(join(tmpdir(), 'svc-full-'));
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', mnt]);
-  t.after(async () => {
-    execFileSync('umount', [mnt]);
-    await rm(mnt, { recursive: true, force: true });
-  });
-  await mkdir(join(mnt, 'd'));
-  const writer = fileURLToPath(new URL('../../../test/helpers/full-disk-writer.ts', import.meta.url));
-  const out = execFileSync(process.execPath, ['--import', 'tsx', writer, join(mnt, 'd'), join(mnt, 'ballast')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  const res = JSON.parse(out.trim().split('\n').at(-1)!) as { full: number; other: string[]; after: boolean };
-  assert.ok(res.full > 0, 'the disk filled up');
-  assert.deepEqual(res.other, [], 'a full disk is DiskFullError, nothing else');
-  assert.equal(res.after, true, 'commits work again, and the earlier record is intact');
 });

@@ -6,7 +6,7 @@ import type { ChildState, DirScan, DiskInfo, Drive, RenameDataOptions, ShardRead
 import { commitLogFor, type CommitLog, type LogRecord } from './commit-log.js';
 import { newNameDirs, syncDirs } from './dir-sync.js';
 import { openShardWriter } from './direct-shard-writer.js';
-import { CommitChecks } from './commit-checks.js';
+import { InlineCommits } from './inline-commits.js';
 import { DriveLayout, FORMAT_FILE, SYS_AREAS, TRASH_DIR, errno } from './drive-layout.js';
 import { ioPoolSaturated, runIoJob, warmIoPool } from './io-pool.js';
 import { COMMIT_EXISTED, COMMIT_NO_VOLUME, DRIVE_MISSING, DRIVE_UNFORMATTED } from './io-worker-source.js';
@@ -19,23 +19,6 @@ import {
   META_FILE, SEGMENT_NAME_FILE, SYS_DIR, VOLUME_META_FILE, assertDataDir, assertSysPath, assertVolumeName, isDataDirName,
 } from './object-path.js';
 
-let turn: Promise<void> | null = null;
-
-/**
- * Resolves in the event loop's next check phase, shared by every caller of this turn. A read answered from the inline
- * index is synchronous; a GET answered at once, inside the socket read that brought the request, went out alone and
- * woke the client for each answer, where answers of a turn leave together (4 KiB GET at 16 in flight: 4,100–4,700/s
- * without, 5,000–7,200/s with, server CPU per GET 0.22–0.25 ms against 0.14–0.22; docs/performance.md, thirteenth
- * session).
- */
-function nextTurn(): Promise<void> {
-  turn ??= new Promise((resolve) => setImmediate(() => {
-    turn = null;
-    resolve();
-  }));
-  return turn;
-}
-
 /**
  * A Drive on a local directory. Writes go to `<root>/.svc.sys/tmp` first and are renamed into
  * place; the temp directory is created only by `writeFormat`, never implicitly, so a wiped or
@@ -47,9 +30,9 @@ export class LocalDrive implements Drive {
   readonly isLocal = true;
   /** Where things are on this drive, and its error mapping. */
   readonly #l: DriveLayout;
-  /** Logs of earlier versions' inline commits, replayed before the drive is used (commit-log.ts). */
+  /** Inline commits are durable through it (commit-log.ts); one per root in the process. */
   readonly #log: CommitLog;
-  readonly #checks = new CommitChecks();
+  readonly #inline = new InlineCommits();
 
   constructor(root: string) {
     this.endpoint = root;
@@ -148,9 +131,6 @@ export class LocalDrive implements Drive {
     const dir = this.#l.volumeDir(volume);
     try {
       await access(this.#l.tmp);
-      // A bucket's records left in the index (an inline commit that raced its bucket's deletion and a crash) must not
-      // come back with a new bucket of the same name: cleared before the bucket exists (#commitInline).
-      if (!(await stat(dir).then(() => true, () => false))) await this.#l.index.removeVolume(volume);
       await mkdir(dir);
     } catch (err) {
       if (errno(err) === 'EEXIST') throw new VolumeExistsError(this.endpoint, volume);
@@ -219,9 +199,7 @@ export class LocalDrive implements Drive {
     const dir = this.#l.volumeDir(volume);
     const trash = join(this.#l.sys, TRASH_DIR, randomUUID());
     try {
-      await this.#log.ready();
-      // First: records left behind would come back with a new bucket of the same name.
-      await this.#l.index.removeVolume(volume);
+      await this.#log.dropVolume(volume);
       await rename(dir, trash);
       // Deleted for good before the answer; the trash too, or e2fsck may keep the bucket's old name (dir-sync.ts).
       await syncDirs([this.#l.root, dirname(trash)]);
@@ -316,23 +294,19 @@ export class LocalDrive implements Drive {
     if (opts.dataDir !== null) assertDataDir(opts.dataDir);
     const src = opts.srcDataPath === null ? null : this.#l.sysPath(opts.srcDataPath);
     try {
-      // Replays what an earlier version logged before anything changes (commit-log.ts).
-      await this.#log.ready();
-      if (src === null) {
-        await this.#commitInline(volume, key, volDir, dir, meta, opts);
-      } else {
-        // A concurrent delete may prune the fresh directory before the rename: retry once.
-        for (let attempt = 0; ; attempt++) {
-          try {
-            await this.#commit(volDir, dir, named, src, meta, opts);
-            break;
-          } catch (err) {
-            if (attempt > 0 || errno(err) !== 'ENOENT') throw err;
-            await access(src);
-          }
+      // Inline objects (no data directory to move in, no hashed segment names) commit through the log.
+      const logged = src === null && named.length === 0 && await this.#log.ready();
+      if (!logged) await this.#log.drop(volume, key);
+      // A concurrent delete may prune the fresh directory before the rename: retry once.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          if (logged) await this.#log.commit(volume, key, meta, () => this.#commitInline(volDir, dir, meta, opts));
+          else await this.#commit(volDir, dir, named, src, meta, opts);
+          break;
+        } catch (err) {
+          if (attempt > 0 || errno(err) !== 'ENOENT') throw err;
+          await access(src ?? this.#l.tmp);
         }
-        // An earlier inline object's record would win over the new file: it goes once the file is durable.
-        await this.#l.index.remove(volume, key);
       }
     } catch (err) {
       if (err instanceof Error && !('errno' in err)) throw err;
@@ -397,41 +371,26 @@ export class LocalDrive implements Drive {
     await Promise.all(stale.map((n) => rm(join(dir, n), { recursive: true, force: true })));
   }
 
-  /**
-   * An inline object's commit: its record goes to the drive's index (inline-index.ts), durable when this resolves.
-   * Then what an earlier object of the key left in its directory (a metadata file, data directories) goes, unsynced:
-   * the index's record wins over them, and a power cut that brings them back brings back nothing a read would see.
-   */
-  async #commitInline(volume: string, key: string, volDir: string, dir: string, meta: Uint8Array, opts: RenameDataOptions): Promise<void> {
-    // The checks (is the bucket there, has the key a directory) and the record's write run at the same time: a
-    // round trip to an I/O worker and a synced transaction, one after the other, made a small PUT wait for both.
-    const [checked, put] = await Promise.allSettled([this.#checks.run({ volDir, dir }), this.#l.index.put(volume, key, meta)]);
-    if (checked.status === 'rejected') throw checked.reason;
-    if (checked.value === COMMIT_NO_VOLUME) {
-      // No bucket here (deleted meanwhile): the record must not stay. A crash before this removal leaves it to
-      // makeVolume, which clears a bucket's records before the bucket exists again.
-      if (put.status === 'fulfilled') await this.#l.index.remove(volume, key);
-      throw await this.#volumeMissing(volDir);
-    }
-    if (put.status === 'rejected') throw put.reason;
-    if (checked.value !== COMMIT_EXISTED) return;
-    await unlink(join(dir, META_FILE)).catch((err: unknown) => {
-      if (errno(err) !== 'ENOENT' && errno(err) !== 'ENOTDIR') throw err;
-    });
-    await this.#dropStaleDataDirs(dir, opts).catch((err: unknown) => {
-      if (errno(err) !== 'ENOENT' && errno(err) !== 'ENOTDIR') throw err;
-    });
-    await this.#pruneEmpty(dir, volDir);
+  /** An inline commit's metadata file, written without a sync: its record in the log makes it durable. */
+  async #commitInline(volDir: string, dir: string, meta: Uint8Array, opts: RenameDataOptions): Promise<void> {
+    const outcome = await this.#inline.run({ volDir, dir, tmp: join(this.#l.tmp, `${randomUUID()}.part`), dst: join(dir, META_FILE), data: meta });
+    if (outcome === COMMIT_NO_VOLUME) throw await this.#volumeMissing(volDir);
+    if (outcome === COMMIT_EXISTED) await this.#dropStaleDataDirs(dir, opts);
   }
 
   /**
-   * A commit a crash may have lost, from a log an earlier version left (commit-log.ts): its record goes to the index
-   * (durable when the put resolves), unless its bucket is gone.
+   * A commit a crash may have lost, from a log an earlier process left (commit-log.ts): written again, synced, unless
+   * its bucket is gone. Data directories an overwrite left behind stay (never deleted on a log's word).
    */
   async #replay(r: LogRecord): Promise<void> {
     const volDir = this.#l.volumeDir(r.volume);
     if (!(await stat(volDir).then((s) => s.isDirectory(), () => false))) return;
-    await this.#l.index.put(r.volume, r.key, r.meta);
+    const { dir, named } = this.#l.objectDir(r.volume, r.key);
+    const created = await mkdir(dir, { recursive: true });
+    for (const n of named) await this.#atomicWrite(join(n.dir, SEGMENT_NAME_FILE), Buffer.from(n.original, 'utf8'));
+    await this.#atomicWrite(join(dir, META_FILE), r.meta);
+    // The log that held the record is deleted next: what it redid must not depend on a later write-back.
+    await syncDirs([...newNameDirs(dir, created), ...named.map((n) => n.dir)]);
     this.#l.changes.touch(r.volume, r.key);
   }
 
@@ -443,34 +402,6 @@ export class LocalDrive implements Drive {
 
   async readMeta(volume: string, key: string): Promise<Buffer> {
     const path = `${this.#l.objectDir(volume, key).dir}/${META_FILE}`;
-    const record = await this.#indexed(volume, key, false);
-    if (record !== undefined) {
-      await nextTurn();
-      return record;
-    }
-    try {
-      return await this.#readMetaFile(path, key);
-    } catch (err) {
-      if (!(err instanceof FileNotFoundError)) throw err;
-      // A record that moves from its file to the index (a rewrite without data, e.g. the one that drops an overwritten
-      // object's data: #commitInline) is committed there before its file goes. A file found gone after the index said
-      // "none" is looked for there again, in a fresh snapshot: a read between the two steps saw neither.
-      const moved = await this.#indexed(volume, key, true);
-      if (moved !== undefined) return moved;
-      throw err;
-    }
-  }
-
-  async #indexed(volume: string, key: string, fresh: boolean): Promise<Buffer | undefined> {
-    try {
-      if (fresh) this.#l.index.refresh();
-      return this.#l.index.get(volume, key);
-    } catch (err) {
-      throw await this.#l.mapError(err, key);
-    }
-  }
-
-  async #readMetaFile(path: string, key: string): Promise<Buffer> {
     if (ioPoolSaturated()) {
       // Workers backed up (cold reads, many drives): libuv's threads keep the reads parallel (io-pool.ts).
       try {
@@ -509,7 +440,7 @@ export class LocalDrive implements Drive {
     const volDir = this.#l.volumeDir(volume);
     const { dir } = this.#l.objectDir(volume, key);
     try {
-      await this.#log.ready();
+      await this.#log.drop(volume, key);
       await unlink(join(dir, META_FILE)).catch((err: unknown) => {
         if (errno(err) !== 'ENOENT' && errno(err) !== 'ENOTDIR') throw err;
       });
@@ -518,8 +449,6 @@ export class LocalDrive implements Drive {
       const changed = await this.#pruneEmpty(dir, volDir);
       // Deleted for good before the answer: a power cut must not bring the object back (dir-sync.ts).
       if (changed !== null) await syncDirs([changed]);
-      // The index's record last: until it goes, it wins over whatever the steps above left (inline-index.ts).
-      await this.#l.index.remove(volume, key);
     } catch (err) {
       throw await this.#l.mapError(err, key);
     } finally {

@@ -15,8 +15,6 @@ import { SEGMENT_NAME_FILE, encodeSegment, entryKind } from './object-path.js';
  * previous one keeps the same mtime; after 20 ms any later change moves it.
  */
 const STAMP_SETTLE_MS = 20;
-/** Suffix of a child's stamp taken while its key directory was absent (readChildren). */
-const NO_DIR = ':nodir';
 /** Most names in one {@link readChildren} call. */
 const MAX_CHILDREN_BATCH = 10_000;
 
@@ -29,7 +27,7 @@ export async function listDir(l: DriveLayout, volume: string, dirKey: string): P
   } catch (err) {
     const mapped = await l.mapError(err, dirKey);
     if (!(mapped instanceof FileNotFoundError)) throw mapped;
-    if (dirKey !== '') return indexNames(l, volume, dirKey);
+    if (dirKey !== '') return [];
     throw new VolumeNotFoundError(l.endpoint, volume);
   }
   const out: string[] = [];
@@ -40,67 +38,29 @@ export async function listDir(l: DriveLayout, volume: string, dirKey: string): P
       try { out.push((await readFile(join(dir, n, SEGMENT_NAME_FILE))).toString('utf8')); } catch { /* being removed */ }
     }
   }
-  return union(out, indexNames(l, volume, dirKey));
-}
-
-/**
- * The child segments the inline index holds records at or below (inline-index.ts). Read after the directory, in a
- * fresh snapshot: a record that moves from its file to the index is committed there before the file goes, so a key
- * read between the two steps is in one of them.
- */
-function indexNames(l: DriveLayout, volume: string, dirKey: string): string[] {
-  try {
-    l.index.refresh();
-    return [...l.index.children(volume, dirKey).keys()];
-  } catch (err) {
-    throw new FaultyDiskError(l.endpoint, `index of ${dirKey}: ${(err as Error).message}`, { cause: err });
-  }
-}
-
-function union(a: string[], b: string[]): string[] {
-  if (b.length === 0) return a;
-  const seen = new Set(a);
-  for (const n of b) if (!seen.has(n)) a.push(n);
-  return a;
-}
-
-/**
- * A scan's stamp covers the directory and the index: `<directory's stamp or "-" when it is absent>|<the volume's
- * index generation>`. The generation changes with every record of the volume (inline-index.ts).
- */
-function splitStamp(stamp: string | null): { dir: string | null; gen: string | null } {
-  if (stamp === null) return { dir: null, gen: null };
-  const bar = stamp.lastIndexOf('|');
-  return bar < 0 ? { dir: null, gen: null } : { dir: stamp.slice(0, bar), gen: stamp.slice(bar + 1) };
+  return out;
 }
 
 export async function scanDir(l: DriveLayout, volume: string, dirKey: string, knownStamp: string | null): Promise<DirScan> {
   const dir = l.keyDir(volume, dirKey);
   if (knownStamp !== null && typeof knownStamp !== 'string') throw new InvalidDrivePathError('invalid directory stamp');
-  // The generation is read before the names: a record committed in between moves it, and the next scan reads again.
-  const gen = String(l.index.gen(volume));
-  const known = splitStamp(knownStamp);
-  const indexSame = known.gen === gen;
-  const a = await runIoJob({ op: 'scan', dir, knownStamp: indexSame && known.dir !== '-' ? known.dir : null, settleMs: STAMP_SETTLE_MS }).catch((err: unknown) => {
+  const a = await runIoJob({ op: 'scan', dir, knownStamp, settleMs: STAMP_SETTLE_MS }).catch((err: unknown) => {
     throw new FaultyDiskError(l.endpoint, `scan of ${dirKey}: ${(err as Error).message}`, { cause: err });
   });
   if (a.error !== undefined) {
     const mapped = await l.mapError(Object.assign(new Error(a.error), { code: a.error }), dirKey);
     if (!(mapped instanceof FileNotFoundError)) throw mapped;
-    if (dirKey === '') throw new VolumeNotFoundError(l.endpoint, volume);
-    // Keys only in the index (inline objects need no directory).
-    if (indexSame && known.dir === '-') return { names: null, stamp: knownStamp };
-    return { names: indexNames(l, volume, dirKey), stamp: `-|${gen}` };
+    if (dirKey !== '') return { names: [], stamp: null };
+    throw new VolumeNotFoundError(l.endpoint, volume);
   }
-  const stamp = a.stamp === null ? null : `${a.stamp}|${gen}`;
-  if (a.entries === null) return { names: null, stamp };
+  if (a.entries === null) return { names: null, stamp: a.stamp };
   const names: string[] = [];
   for (const n of a.entries) {
     const kind = entryKind(n);
     if (kind === 'plain') names.push(n.slice(1));
     else if (kind === 'hashed' && a.hashed[n] !== undefined) names.push(a.hashed[n]);
   }
-  return { names: union(names, indexNames(l, volume, dirKey)), stamp };
+  return { names, stamp: a.stamp };
 }
 
 export async function readChildren(
@@ -139,48 +99,16 @@ export async function readChildren(
   }
   const data = Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength);
   const out: ChildState[] = names.map(() => ({ meta: null, children: false }));
-  // The index after the files, in a fresh snapshot (see indexNames).
-  refreshIndex(l);
-  // A stamp taken while the key directory was absent says so: a child vouched for then lived in the index only.
-  const answerStamp = stamp === null ? null : a.missing ? `${stamp}${NO_DIR}` : stamp;
   read.forEach((i, r) => {
     const s = a.status[r]!;
     if (s === CHILD_ERROR) {
       out[i] = { meta: null, children: false, error: `${a.errors[r] ?? 'error'} on ${dirKey}${names[i]}` };
       return;
     }
-    // The index's record wins over a metadata file (inline-index.ts); keys below may be in either.
-    const indexed = indexChild(l, volume, dirKey, names[i]!);
-    const meta = indexed.meta !== undefined ? (withMeta ? indexed.meta : null) : s === CHILD_META ? data.subarray(a.offsets[r]!, a.offsets[r + 1]!) : null;
-    const children = a.children[r] === 1 || indexed.deeper;
-    out[i] = answerStamp === null ? { meta, children } : { meta, children, stamp: answerStamp };
+    const meta = s === CHILD_META ? data.subarray(a.offsets[r]!, a.offsets[r + 1]!) : null;
+    out[i] = stamp === null ? { meta, children: a.children[r] === 1 } : { meta, children: a.children[r] === 1, stamp };
   });
-  same.forEach((isSame, i) => {
-    if (!isSame) return;
-    // A directory gone since (wiped by hand) holds no children: what was vouched for while it was there is answered
-    // afresh, from the index (inline objects have no directory, and their records were not in it).
-    if (!a.missing || known![i]!.endsWith(NO_DIR)) {
-      out[i] = { meta: null, children: false, stamp: known![i]!, same: true };
-      return;
-    }
-    const indexed = indexChild(l, volume, dirKey, names[i]!);
-    out[i] = { meta: indexed.meta ?? null, children: indexed.deeper, stamp: answerStamp! };
-  });
+  // A directory gone since (wiped by hand) holds no children: what was vouched for is not there either.
+  if (!a.missing) same.forEach((isSame, i) => { if (isSame) out[i] = { meta: null, children: false, stamp: known![i]!, same: true }; });
   return out;
-}
-
-function refreshIndex(l: DriveLayout): void {
-  try {
-    l.index.refresh();
-  } catch (err) {
-    throw new FaultyDiskError(l.endpoint, `index: ${(err as Error).message}`, { cause: err });
-  }
-}
-
-function indexChild(l: DriveLayout, volume: string, dirKey: string, name: string): { meta: Buffer | undefined; deeper: boolean } {
-  try {
-    return l.index.child(volume, dirKey, name);
-  } catch (err) {
-    throw new FaultyDiskError(l.endpoint, `index of ${dirKey}${name}: ${(err as Error).message}`, { cause: err });
-  }
 }

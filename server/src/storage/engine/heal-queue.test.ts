@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ErasureSets } from './erasure-sets.js';
 import { HealQueue } from './heal-queue.js';
 import type { HealOutcome } from './heal-queue.js';
 import { InsufficientReadQuorumError } from './storage-errors.js';
 import { pattern, put, testCluster } from './testing.js';
-import { removeObject, writeRecord } from '../../../test/helpers/drive-files.js';
 
 const QUIET = { info() {}, warn() {}, error() {} };
 
@@ -19,9 +20,9 @@ test('queued object heals report their outcome to every caller and are counted',
   await put(st, 'bkt', 'a', pattern(300 * 1024));
   await put(st, 'bkt', 'b', pattern(1000));
   await put(st, 'bkt', 'c', pattern(1000));
-  await removeObject(c.sets[0]![0]!, 'bkt', 'b');
+  await rm(join(c.sets[0]![0]!, 'bkt', '+b'), { recursive: true });
   // Three undecodable records of four: no version can be agreed on, the heal fails.
-  for (const root of c.sets[0]!.slice(1)) await writeRecord(root, 'bkt', 'c', Buffer.from('garbage'));
+  for (const root of c.sets[0]!.slice(1)) await writeFile(join(root, 'bkt', '+c', 'xl.meta'), 'garbage');
 
   const q = new HealQueue(QUIET);
   const outcomes: [string, HealOutcome][] = [];

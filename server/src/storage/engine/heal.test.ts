@@ -4,7 +4,6 @@ import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeObjectMeta } from '../format/index.js';
 import { get, pattern, put, testCluster } from './testing.js';
-import { readRecord, writeRecord } from '../../../test/helpers/drive-files.js';
 
 async function partFile(root: string, bucket: string, key: string): Promise<string> {
   const dir = join(root, bucket, `+${key}`);
@@ -50,17 +49,17 @@ test('a corrupt inline shard is detected and healed inside the metadata record',
   await st.makeBucket('bkt');
   const data = pattern(5000);
   await put(st, 'bkt', 'small', data);
-  const metas = await Promise.all(c.sets[0]!.map((root) => readRecord(root, 'bkt', 'small')));
+  const metas = await Promise.all(c.sets[0]!.map((root) => readFile(join(root, 'bkt', '+small', 'xl.meta'))));
   const drive = metas.findIndex((m) => decodeObjectMeta(m).erasure.index === 1);
-  const root = c.sets[0]![drive]!;
+  const metaFile = join(c.sets[0]![drive]!, 'bkt', '+small', 'xl.meta');
   const original = metas[drive]!;
   const inline = decodeObjectMeta(original).inline!;
   const at = original.indexOf(inline);
   assert.ok(at > 0);
   const bad = Buffer.from(original);
   bad[at + 40] = bad[at + 40]! ^ 0x01;
-  await writeRecord(root, 'bkt', 'small', bad);
+  await writeFile(metaFile, bad);
   assert.ok((await get(st, 'bkt', 'small')).equals(data));
   await st.drainHeals();
-  assert.deepEqual(decodeObjectMeta(await readRecord(root, 'bkt', 'small')).inline, inline);
+  assert.deepEqual(decodeObjectMeta(await readFile(metaFile)).inline, inline);
 });

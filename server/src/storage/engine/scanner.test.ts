@@ -12,7 +12,6 @@ import type { Drive } from '../drive/index.js';
 import { sampledIn } from './scanner.js';
 import { InvalidStorageConfigError } from './storage-errors.js';
 import { NO_META, collect, get, pattern, put, testCluster } from './testing.js';
-import { hasRecord, indexRecords, readRecord, removeObject } from '../../../test/helpers/drive-files.js';
 
 /** Keys of several shapes: inline (< 128 KiB), one block, several blocks, nested. */
 const OBJECTS: [string, number][] = [
@@ -30,20 +29,14 @@ async function seed(st: Storage): Promise<Map<string, Buffer>> {
   return objects;
 }
 
-/**
- * Every file under `root/bkt` by relative path, and every metadata record as `record:<key>`, wherever the drive keeps
- * it (its index or an `xl.meta` file: a heal may move a record from one to the other).
- */
+/** Every file under `root/bkt`, by relative path. */
 async function snapshot(root: string): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
-  for (const [key, record] of indexRecords(root, 'bkt')) out.set(`record:${key}`, record);
   const base = join(root, 'bkt');
   for (const e of await readdir(base, { recursive: true, withFileTypes: true })) {
     if (!e.isFile()) continue;
     const p = join(e.parentPath, e.name);
-    const rel = p.slice(base.length);
-    const name = e.name === 'xl.meta' ? `record:${rel.split('/').slice(1, -1).map((s) => s.slice(1)).join('/')}` : rel;
-    out.set(name, await readFile(p));
+    out.set(p.slice(base.length), await readFile(p));
   }
   return out;
 }
@@ -82,8 +75,8 @@ test('one cycle finds objects missing from a drive and a missing shard file; the
   const roots = c.sets[0]!;
   const before = await snapshots(roots);
   // Drive 0 loses two whole objects (one of them nested), drive 1 the shard file of a third.
-  await removeObject(roots[0]!, 'bkt', 'small');
-  await removeObject(roots[0]!, 'bkt', 'dir/sub/nested');
+  await rm(objectDir(roots[0]!, 'small'), { recursive: true });
+  await rm(objectDir(roots[0]!, 'dir/sub/nested'), { recursive: true });
   await rm(await partFile(roots[1]!, 'big'));
 
   const res = await st.runScanCycle({ sampleEvery: 1 });
@@ -159,7 +152,7 @@ test('with sampleEvery 4, four consecutive cycles check each object exactly once
   }
   const roots = c.sets[0]!;
   const before = await snapshots(roots);
-  for (const key of objects.keys()) await removeObject(roots[3]!, 'bkt', key);
+  for (const key of objects.keys()) await rm(objectDir(roots[3]!, key), { recursive: true });
   let scanned = 0;
   for (let cycle = 1; cycle <= 4; cycle++) {
     const res = await st.runScanCycle();
@@ -187,7 +180,7 @@ test('a noncurrent version\'s shard directory missing on one drive is found and 
   const roots = c.sets[0]!;
   const before = await snapshots(roots);
   const dir = objectDir(roots[0]!, 'v');
-  const record = decodeObjectRecord(await readRecord(roots[0]!, 'bkt', 'v'));
+  const record = decodeObjectRecord(await readFile(join(dir, 'xl.meta')));
   assert.equal(record.versions.length, 3, 'a delete marker over two versions');
   const oldest = record.versions[2]!;
   assert.ok(!isDeleteMarker(oldest) && oldest.dataDir !== null);
@@ -219,14 +212,13 @@ test('a record left on too few drives by a failed write is removed by the heal t
   await put(st, 'bkt', 'keep', pattern(100));
   await put(st, 'bkt', 'ghost', pattern(300 * 1024));
   const roots = c.sets[0]!;
-  for (const r of roots.slice(1)) await removeObject(r, 'bkt', 'ghost');
+  for (const r of roots.slice(1)) await rm(objectDir(r, 'ghost'), { recursive: true });
   const res = await st.runScanCycle({ sampleEvery: 1 });
   assert.equal(res.objectsScanned, 2);
   assert.equal(res.healsQueued, 1);
   await st.drainHeals();
   await assert.rejects(access(objectDir(roots[0]!, 'ghost')), { code: 'ENOENT' });
-  assert.equal(await hasRecord(roots[0]!, 'bkt', 'ghost'), false);
-  assert.ok(await hasRecord(roots[0]!, 'bkt', 'keep'));
+  await access(join(objectDir(roots[0]!, 'keep'), 'xl.meta'));
   assert.equal(st.healStatus().scanner.healFailures, 0);
 });
 
@@ -237,7 +229,7 @@ test('the background loop runs cycles on its own, heals, and stops on close', as
   const objects = await seed(st);
   const roots = c.sets[0]!;
   const before = await snapshots(roots);
-  await removeObject(roots[1]!, 'bkt', 'mid');
+  await rm(objectDir(roots[1]!, 'mid'), { recursive: true });
   // Two more completed cycles guarantee that one cycle started after the damage.
   const target = st.healStatus().scanner.cyclesCompleted + 2;
   while (st.healStatus().scanner.cyclesCompleted < target) await sleep(5);
@@ -277,8 +269,7 @@ test('a node scans only the sets whose first online drive it holds, unless asked
   for (let i = 0; i < 20; i++) await put(st, 'bkt', `k${i}`, pattern(100, i));
   const own = await st.runScanCycle({ sampleEvery: 1 });
   assert.equal(own.setsScanned, 1);
-  const dirs = (await readdir(join(c.sets[1]![1]!, 'bkt'))).filter((n) => n.startsWith('+')).map((n) => n.slice(1));
-  const inSet1 = new Set([...dirs, ...indexRecords(c.sets[1]![1]!, 'bkt').keys()]).size;
+  const inSet1 = (await readdir(join(c.sets[1]![1]!, 'bkt'))).filter((n) => n.startsWith('+')).length;
   assert.equal(own.objectsScanned, inSet1, 'only the keys of set 1');
   const all = await st.runScanCycle({ sampleEvery: 1, allSets: true });
   assert.equal(all.setsScanned, 2);

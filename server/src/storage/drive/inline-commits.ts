@@ -1,7 +1,7 @@
 import { ioError, runIoJob } from './io-pool.js';
 import { COMMIT_CREATED, COMMIT_EXISTED, COMMIT_NO_VOLUME, type CommitItem } from './io-worker-source.js';
 
-/** What an inline commit found on the drive (io-worker-source.ts CommitsJob). */
+/** How an inline commit's metadata file was written (io-worker-source.ts CommitsJob). */
 export type CommitOutcome = typeof COMMIT_CREATED | typeof COMMIT_EXISTED | typeof COMMIT_NO_VOLUME;
 
 interface Queued {
@@ -11,12 +11,12 @@ interface Queued {
 }
 
 /**
- * One drive's checks before inline commits (is the bucket there, has the key a directory). Those asked for in one
- * turn of the event loop go to an I/O worker as one message: a thread-pool round trip per stat costs the event loop
- * more than the system calls (docs/performance.md, eleventh session). One message per drive, so a hung drive holds
- * only its own commits.
+ * One drive's unsynced inline commits (the commit log makes them durable, commit-log.ts). Those asked for in one
+ * turn of the event loop go to an I/O worker as one message: five fs/promises round trips per commit (mkdir, open,
+ * write, close, rename) cost the event loop more than the system calls (docs/performance.md, eleventh session).
+ * One message per drive, so a hung drive holds only its own commits.
  */
-export class CommitChecks {
+export class InlineCommits {
   #queue: Queued[] = [];
 
   run(item: CommitItem): Promise<CommitOutcome> {
