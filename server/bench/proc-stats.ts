@@ -10,9 +10,13 @@ function statusKiB(pid: number, field: string): number {
   }
 }
 
+function statusMiB(pid: number, field: string): number {
+  return Math.round(statusKiB(pid, field) / 1024);
+}
+
 /** Resident set size in MiB (0 when the process is gone). */
 export function rssMiB(pid: number): number {
-  return Math.round(statusKiB(pid, 'VmRSS') / 1024);
+  return statusMiB(pid, 'VmRSS');
 }
 
 /**
@@ -21,16 +25,16 @@ export function rssMiB(pid: number): number {
  * that reads its index through a memory map shows it here (docs/performance.md, thirteenth session).
  */
 export function rssAnonMiB(pid: number): number {
-  return Math.round(statusKiB(pid, 'RssAnon') / 1024);
+  return statusMiB(pid, 'RssAnon');
 }
 
 export function rssFileMiB(pid: number): number {
-  return Math.round(statusKiB(pid, 'RssFile') / 1024);
+  return statusMiB(pid, 'RssFile');
 }
 
 /** Peak resident set size (VmHWM) in MiB. */
 export function peakRssMiB(pid: number): number {
-  return Math.round(statusKiB(pid, 'VmHWM') / 1024);
+  return statusMiB(pid, 'VmHWM');
 }
 
 /** User and system (kernel) CPU seconds consumed so far (fields 14 and 15 of /proc/PID/stat, in ticks of 1/100 s). */

@@ -66,13 +66,14 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
   const stride = shardSize(cap, k);
   const offload = opts.expectedSize > opts.inlineLimit ? new OffloadedMd5() : null;
   const md5 = offload === null ? createHash('md5') : null;
-  const block = (): Buffer => (offload === null ? plainBlocks : sharedBlocks).take(k * stride);
+  const blocks = offload === null ? plainBlocks : sharedBlocks;
+  const block = (): Buffer => blocks.take(k * stride);
   const bufs: Buffer[] = [block()];
   const pars: Buffer[] = [plainBlocks.take(m * stride)];
   // Only once nothing reads them any more: every writer took its bytes (they copy or write them before resolving),
   // the codec and the MD5 worker are done. A failed PUT leaves its buffers to the garbage collector.
   const recycle = (): void => {
-    for (const b of bufs) (offload === null ? plainBlocks : sharedBlocks).recycle(b);
+    for (const b of bufs) blocks.recycle(b);
     for (const p of pars) plainBlocks.recycle(p);
   };
   let cur = 0;
