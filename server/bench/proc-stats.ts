@@ -39,8 +39,34 @@ export function peakRssMiB(pid: number): number {
 
 /** User and system (kernel) CPU seconds consumed so far (fields 14 and 15 of /proc/PID/stat, in ticks of 1/100 s). */
 export function cpuTimes(pid: number): { user: number; system: number } {
+  return statTimes(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU seconds of a process's main thread (/proc/PID/task/PID/stat): Node's event loop, which one core bounds however
+ * many cores the machine has; near 100 % it is the limit, below it the limit is elsewhere (issue 9, point 5).
+ */
+export function mainThreadSeconds(pid: number): number {
+  const { user, system } = statTimes(`/proc/${pid}/task/${pid}/stat`);
+  return user + system;
+}
+
+/**
+ * The machine's CPU ticks so far (first line of /proc/stat): idle (idle + iowait) and all. Over a scenario, the idle
+ * share says whether the cores were the limit: client and server share them on the project's machine.
+ */
+export function machineTicks(): { idle: number; total: number } {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+    return { idle: (fields[3] ?? 0) + (fields[4] ?? 0), total: fields.reduce((a, b) => a + b, 0) };
+  } catch {
+    return { idle: 0, total: 0 };
+  }
+}
+
+function statTimes(path: string): { user: number; system: number } {
+  try {
+    const stat = readFileSync(path, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
   } catch {

@@ -30,19 +30,25 @@ function memory(r: BenchLine): string {
   return [num(r.serverRssMiB ?? r.rssMiB), peak === '' ? '' : `peak ${peak}`, parts].filter((s) => s !== '').join(', ');
 }
 
+/** Server CPU, with the busiest event loop and the machine's idle share where measured: "158 (loop 88, idle 7)". */
+function cpu(r: BenchLine): string {
+  const parts = [['loop', r.mainThreadPercent], ['idle', r.machineIdlePercent]].filter(([, v]) => typeof v === 'number').map(([k, v]) => `${String(k)} ${num(v)}`);
+  return parts.length === 0 ? num(r.serverCpuPercent) : `${num(r.serverCpuPercent)} (${parts.join(', ')})`;
+}
+
 /**
  * The lines as a markdown table a person can read: the layout line as a heading, then per scenario its concurrency,
- * result, latency percentiles, server CPU and memory (the JSON lines on stdout carry every field).
+ * result, latency percentiles, CPU counters and memory (the JSON lines on stdout carry every field).
  */
 export function markdownTable(rows: readonly BenchLine[] = lines): string {
   const layout = rows.find((r) => r.scenario === 'layout');
   const head = layout === undefined ? [] : [`Layout: ${Object.entries(layout).filter(([k]) => k !== 'scenario').map(([k, v]) => `${k} ${String(v)}`).join(', ')}`, ''];
-  const out = [...head, '| scenario | concurrency | result | p50 / p99 (ms) | server CPU (%) | server memory (MiB) |', '| --- | ---: | ---: | ---: | ---: | ---: |'];
+  const out = [...head, '| scenario | concurrency | result | p50 / p99 (ms) | server CPU (%) (busiest event loop, machine idle) | server memory (MiB) |', '| --- | ---: | ---: | ---: | ---: | ---: |'];
   for (const r of rows) {
     if (r === layout) continue;
     const lat = typeof r.p50ms === 'number' ? `${num(r.p50ms)} / ${num(r.p99ms)}` : '';
     const conc = typeof r.parts === 'number' ? `${num(r.parts)} parts` : num(r.concurrency);
-    out.push(`| ${r.scenario} | ${conc} | ${result(r)} | ${lat} | ${num(r.serverCpuPercent)} | ${memory(r)} |`);
+    out.push(`| ${r.scenario} | ${conc} | ${result(r)} | ${lat} | ${cpu(r)} | ${memory(r)} |`);
   }
   return out.join('\n');
 }

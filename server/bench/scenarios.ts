@@ -1,13 +1,13 @@
 /**
  * The bench scenarios (issue 9 "What to build"): 4 KiB PUT/GET ops/s with p50/p99 at concurrency 1/16/64, 1 MiB and
  * 64 MiB PUT/GET MiB/s at 1/4, a 1 GiB multipart upload, LIST of 10,000 keys, optionally 5 GiB PUT/GET. Each line
- * carries the servers' CPU use over the scenario (percent of one core, summed over the server processes).
+ * carries the CPU counters over the scenario (CpuFields: the servers' CPU, the busiest event loop, the machine's idle).
  */
 import { Readable } from 'node:stream';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { LeanS3 } from './lean-client.js';
-import { cpuSeconds, peakRssMiB, rssMiB, serverMiB, type MemoryMode } from './proc-stats.js';
+import { cpuSeconds, machineTicks, mainThreadSeconds, peakRssMiB, rssMiB, serverMiB, type MemoryMode } from './proc-stats.js';
 import { emit } from './report.js';
 
 /** What every scenario gets. */
@@ -54,15 +54,40 @@ async function drain(body: unknown): Promise<number> {
   return n;
 }
 
-/** Runs `fn` and measures the servers' CPU over it: percent of one core, summed over the processes. */
-async function withCpu<T>(ctx: BenchContext, fn: () => Promise<T>): Promise<{ value: T; cpuPercent: number | null; seconds: number }> {
+/**
+ * What bounded a scenario (issue 9, point 5), as counters over it: the servers' CPU (percent of one core, summed over
+ * the processes), the busiest server process's main thread (its event loop), and the whole machine's idle share
+ * (client and servers share the cores).
+ */
+export interface CpuFields {
+  serverCpuPercent: number | null;
+  mainThreadPercent: number | null;
+  machineIdlePercent: number | null;
+}
+
+/** Runs `fn` and measures the CPU counters over it. */
+async function withCpu<T>(ctx: BenchContext, fn: () => Promise<T>): Promise<{ value: T; cpu: CpuFields; seconds: number }> {
   const pids = ctx.pids();
   const before = pids.map(cpuSeconds);
+  const loopsBefore = pids.map(mainThreadSeconds);
+  const ticksBefore = machineTicks();
   const t0 = performance.now();
   const value = await fn();
   const seconds = (performance.now() - t0) / 1000;
   const used = pids.reduce((a, p, i) => a + cpuSeconds(p) - before[i]!, 0);
-  return { value, seconds, cpuPercent: pids.length === 0 ? null : Math.round((used / seconds) * 100) };
+  const loop = Math.max(0, ...pids.map((p, i) => mainThreadSeconds(p) - loopsBefore[i]!));
+  const ticks = machineTicks();
+  const total = ticks.total - ticksBefore.total;
+  const percent = (x: number): number => Math.round((x / seconds) * 100);
+  return {
+    value,
+    seconds,
+    cpu: {
+      serverCpuPercent: pids.length === 0 ? null : percent(used),
+      mainThreadPercent: pids.length === 0 ? null : percent(loop),
+      machineIdlePercent: total > 0 ? Math.round(((ticks.idle - ticksBefore.idle) / total) * 100) : null,
+    },
+  };
 }
 
 async function timedOps(ctx: BenchContext, concurrency: number, op: (i: number) => Promise<void>): Promise<{ ops: number; lat: number[] }> {
@@ -98,13 +123,13 @@ export async function smallObjects(ctx: BenchContext, concurrencies: readonly nu
       await ctx.lean().put(ctx.bucket, `small/${c}/${i}`, small);
     }));
     emit({ scenario: 'put-4KiB', concurrency: c, ops: put.value.ops, opsPerSec: Math.round(put.value.ops / put.seconds),
-      p50ms: +percentile(put.value.lat, 50).toFixed(2), p99ms: +percentile(put.value.lat, 99).toFixed(2), serverCpuPercent: put.cpuPercent });
+      p50ms: +percentile(put.value.lat, 50).toFixed(2), p99ms: +percentile(put.value.lat, 99).toFixed(2), ...put.cpu });
     const count = put.value.ops;
     const get = await withCpu(ctx, () => timedOps(ctx, c, async (i) => {
       await ctx.lean().get(ctx.bucket, `small/${c}/${i % count}`);
     }));
     emit({ scenario: 'get-4KiB', concurrency: c, ops: get.value.ops, opsPerSec: Math.round(get.value.ops / get.seconds),
-      p50ms: +percentile(get.value.lat, 50).toFixed(2), p99ms: +percentile(get.value.lat, 99).toFixed(2), serverCpuPercent: get.cpuPercent });
+      p50ms: +percentile(get.value.lat, 50).toFixed(2), p99ms: +percentile(get.value.lat, 99).toFixed(2), ...get.cpu });
   }
 }
 
@@ -116,16 +141,23 @@ export async function largeObjects(ctx: BenchContext, size: number, concurrencie
     const each = async (fn: (j: number) => Promise<void>): Promise<void> => {
       await Promise.all(Array.from({ length: c }, async (_, w) => { for (let j = w; j < n; j += c) await fn(j); }));
     };
+    // Warm-up (not measured), one object per stream: as for small objects, a server's first large PUTs compile the
+    // hot paths and fill its buffer pools (stages of O_DIRECT writes are probed once each); with 3 objects per
+    // stream the first one weighed a third of the figure.
+    await Promise.all(Array.from({ length: c }, async (_, w) => {
+      await ctx.lean().put(ctx.bucket, `${label}/warm/${c}/${w}`, patternStream(size), size);
+      await ctx.lean().get(ctx.bucket, `${label}/warm/${c}/${w}`);
+    }));
     const put = await withCpu(ctx, () => each(async (j) => {
       await ctx.lean().put(ctx.bucket, `${label}/${c}/${j}`, patternStream(size), size);
     }));
     const rss = serverMiB(ctx.pids(), ctx.memory, rssMiB);
-    emit({ scenario: `put-${label}`, concurrency: c, objects: n, MiBPerSec: +((n * size) / MiB / put.seconds).toFixed(1), serverCpuPercent: put.cpuPercent, serverRssMiB: rss });
+    emit({ scenario: `put-${label}`, concurrency: c, objects: n, MiBPerSec: +((n * size) / MiB / put.seconds).toFixed(1), ...put.cpu, serverRssMiB: rss });
     const get = await withCpu(ctx, () => each(async (j) => {
       const got = await ctx.lean().get(ctx.bucket, `${label}/${c}/${j}`);
       if (got !== size) throw new Error(`short read of ${label}/${c}/${j}: ${got} bytes`);
     }));
-    emit({ scenario: `get-${label}`, concurrency: c, objects: n, MiBPerSec: +((n * size) / MiB / get.seconds).toFixed(1), serverCpuPercent: get.cpuPercent });
+    emit({ scenario: `get-${label}`, concurrency: c, objects: n, MiBPerSec: +((n * size) / MiB / get.seconds).toFixed(1), ...get.cpu });
   }
 }
 
@@ -135,10 +167,10 @@ export async function multipart(ctx: BenchContext): Promise<void> {
   const put = await withCpu(ctx, async () => {
     await new Upload({ client: ctx.client, params: { Bucket: ctx.bucket, Key: 'multipart/1GiB', Body: patternStream(size) }, partSize: 16 * MiB, queueSize: 4 }).done();
   });
-  emit({ scenario: 'multipart-1GiB', parts: 64, MiBPerSec: +(1024 / put.seconds).toFixed(1), serverCpuPercent: put.cpuPercent });
+  emit({ scenario: 'multipart-1GiB', parts: 64, MiBPerSec: +(1024 / put.seconds).toFixed(1), ...put.cpu });
   const get = await withCpu(ctx, async () => drain((await ctx.send(new GetObjectCommand({ Bucket: ctx.bucket, Key: 'multipart/1GiB' }))).Body));
   if (get.value !== size) throw new Error(`short read of the multipart object: ${get.value}`);
-  emit({ scenario: 'get-multipart-1GiB', MiBPerSec: +(1024 / get.seconds).toFixed(1), serverCpuPercent: get.cpuPercent });
+  emit({ scenario: 'get-multipart-1GiB', MiBPerSec: +(1024 / get.seconds).toFixed(1), ...get.cpu });
 }
 
 /** Listings of 10,000 keys measured: the first one (every record read), then as many as the median is taken of. */
@@ -158,7 +190,7 @@ export async function list10k(ctx: BenchContext): Promise<void> {
       await ctx.lean().put(ctx.bucket, `list/${String(i).padStart(5, '0')}`, EMPTY);
     }
   }));
-  const runs: { ms: number; cpuPercent: number | null }[] = [];
+  const runs: { ms: number; cpu: CpuFields }[] = [];
   for (let run = 0; run < LIST_RUNS; run++) {
     const r = await withCpu(ctx, async () => {
       let keys = 0;
@@ -171,12 +203,12 @@ export async function list10k(ctx: BenchContext): Promise<void> {
       return keys;
     });
     if (r.value !== total) throw new Error(`listed ${r.value} of ${total} keys`);
-    runs.push({ ms: r.seconds * 1000, cpuPercent: r.cpuPercent });
+    runs.push({ ms: r.seconds * 1000, cpu: r.cpu });
   }
   const median = [...runs].sort((a, b) => a.ms - b.ms)[Math.floor(LIST_RUNS / 2)]!;
   emit({
     scenario: 'list-10000', keys: total, ms: Math.round(median.ms), keysPerSec: Math.round(total / (median.ms / 1000)),
-    firstMs: Math.round(runs[0]!.ms), runsMs: runs.map((x) => Math.round(x.ms)), serverCpuPercent: median.cpuPercent,
+    firstMs: Math.round(runs[0]!.ms), runsMs: runs.map((x) => Math.round(x.ms)), ...median.cpu,
   });
 }
 
@@ -186,8 +218,8 @@ export async function huge(ctx: BenchContext): Promise<void> {
   const peak = (): number | null => serverMiB(ctx.pids(), ctx.memory, peakRssMiB);
   const before = peak();
   const put = await withCpu(ctx, () => ctx.lean().put(ctx.bucket, 'huge', patternStream(size), size));
-  emit({ scenario: 'put-5GiB', MiBPerSec: +(size / MiB / put.seconds).toFixed(1), serverCpuPercent: put.cpuPercent, peakRssMiBBefore: before, peakRssMiB: peak() });
+  emit({ scenario: 'put-5GiB', MiBPerSec: +(size / MiB / put.seconds).toFixed(1), ...put.cpu, peakRssMiBBefore: before, peakRssMiB: peak() });
   const get = await withCpu(ctx, () => ctx.lean().get(ctx.bucket, 'huge'));
   if (get.value !== size) throw new Error(`short read of the 5 GiB object: ${get.value}`);
-  emit({ scenario: 'get-5GiB', MiBPerSec: +(size / MiB / get.seconds).toFixed(1), serverCpuPercent: get.cpuPercent, peakRssMiB: peak() });
+  emit({ scenario: 'get-5GiB', MiBPerSec: +(size / MiB / get.seconds).toFixed(1), ...get.cpu, peakRssMiB: peak() });
 }
