@@ -6,7 +6,6 @@ import type { ObjectLayer } from '../../storage/index.js';
 import type { LocalKms } from '../../crypto/index.js';
 import { resolveOperation } from './router.js';
 import { normalizeDomains, pathStylePath, virtualHostBucket } from './virtual-host.js';
-import { S3Error } from './s3-error.js';
 import { HOST_ID_HEADER, REQUEST_ID_HEADER, sendS3Error } from './reply-error.js';
 import { dispatch } from './dispatch.js';
 import { SERVER_NAME } from './server-name.js';

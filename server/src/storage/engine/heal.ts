@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ShardWriter } from '../drive/index.js';
 import { FileNotFoundError } from '../drive/index.js';
-import { blockCount, blockLength, chunkLength, fetchBlock, shardSize } from '../erasure/index.js';
+import { blockCount, blockLength, chunkLength, fetchBlock } from '../erasure/index.js';
 import { encodeObjectRecord, isDeleteMarker } from '../format/index.js';
 import type { ObjectRecord, VersionMeta } from '../format/index.js';
 import type { ErasureSet, QuorumMeta, QuorumRecord } from './erasure-set.js';
