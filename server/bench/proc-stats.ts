@@ -53,11 +53,12 @@ export function mainThreadSeconds(pid: number): number {
 
 /**
  * The machine's CPU ticks so far (first line of /proc/stat): idle (idle + iowait) and all. Over a scenario, the idle
- * share says whether the cores were the limit: client and server share them on the project's machine.
+ * share says whether the cores were the limit: client and server share them on the project's machine. All is the
+ * first eight fields (user … steal): guest time is already counted in user (proc(5)).
  */
 export function machineTicks(): { idle: number; total: number } {
   try {
-    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
     return { idle: (fields[3] ?? 0) + (fields[4] ?? 0), total: fields.reduce((a, b) => a + b, 0) };
   } catch {
     return { idle: 0, total: 0 };

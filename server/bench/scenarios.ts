@@ -142,8 +142,8 @@ export async function largeObjects(ctx: BenchContext, size: number, concurrencie
       await Promise.all(Array.from({ length: c }, async (_, w) => { for (let j = w; j < n; j += c) await fn(j); }));
     };
     // Warm-up (not measured), one object per stream: as for small objects, a server's first large PUTs compile the
-    // hot paths and fill its buffer pools (stages of O_DIRECT writes are probed once each); with 3 objects per
-    // stream the first one weighed a third of the figure.
+    // hot paths and fill its buffer pools (stages of O_DIRECT writes are probed once each); the 64 MiB scenario
+    // writes 3 objects per stream, so the first one weighed a third of its figure.
     await Promise.all(Array.from({ length: c }, async (_, w) => {
       await ctx.lean().put(ctx.bucket, `${label}/warm/${c}/${w}`, patternStream(size), size);
       await ctx.lean().get(ctx.bucket, `${label}/warm/${c}/${w}`);
