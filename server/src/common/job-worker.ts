@@ -14,6 +14,8 @@ export interface JobWorkerOptions {
   onIdle?(): void;
   /** The error the waiting requests are rejected with when the worker fails or exits. */
   failure(cause: Error): Error;
+  /** Cloned to the worker as `workerData` (e.g. a compiled WebAssembly.Module). */
+  workerData?: unknown;
 }
 
 /**
@@ -32,7 +34,7 @@ export class JobWorker {
 
   constructor(source: string, opts: JobWorkerOptions) {
     this.#opts = opts;
-    this.#worker = new Worker(source, { eval: true, execArgv: [] });
+    this.#worker = new Worker(source, { eval: true, execArgv: [], workerData: opts.workerData });
     this.#worker.unref();
     // An unref before the thread is up does not hold: repeated once it is online (unless a request waits).
     this.#worker.once('online', () => {

@@ -51,13 +51,3 @@ test('beyond its budget the pool forgets buffers instead of keeping them', () =>
   assert.equal(reused.length, 2);
   assert.equal(pool.freeBytes, 0);
 });
-
-test('a shared pool lends SharedArrayBuffer-backed buffers (the encoder hashes its blocks in a worker) and reuses them', () => {
-  const pool = new BufferPool(4 * 1024 * KiB, true);
-  const block = pool.take(1024 * KiB);
-  assert.ok(block.buffer instanceof SharedArrayBuffer);
-  assert.ok(pool.take(4 * KiB).buffer instanceof SharedArrayBuffer, 'unpooled sizes are shared too');
-  pool.recycle(block);
-  assert.equal(pool.freeBytes, 1024 * KiB);
-  assert.equal(pool.take(1000 * KiB).buffer, block.buffer, 'same class, same memory');
-});

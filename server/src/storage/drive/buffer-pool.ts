@@ -36,13 +36,10 @@ export class BufferPool {
   readonly #free = new Map<number, ArrayBufferLike[]>();
   readonly #owned = new WeakMap<ArrayBufferLike, Lent>();
   readonly #freeBytesMax: number;
-  readonly #shared: boolean;
   #freeBytes = 0;
 
-  /** `shared`: buffers live in SharedArrayBuffers (the encoder's blocks, hashed by an MD5 worker in place). */
-  constructor(freeBytesMax = FREE_BYTES_MAX, shared = false) {
+  constructor(freeBytesMax = FREE_BYTES_MAX) {
     this.#freeBytesMax = freeBytesMax;
-    this.#shared = shared;
   }
 
   /** Bytes of capacity held for reuse now. */
@@ -52,11 +49,11 @@ export class BufferPool {
 
   /** A buffer of exactly `length` bytes (contents undefined), reused when the pool holds one of its class. */
   take(length: number): Buffer {
-    if (length < MIN_POOLED || length > MAX_POOLED) return this.#shared ? Buffer.from(new SharedArrayBuffer(length)) : Buffer.allocUnsafe(length);
+    if (length < MIN_POOLED || length > MAX_POOLED) return Buffer.allocUnsafe(length);
     const capacity = Math.ceil(length / CLASS_STEP) * CLASS_STEP;
     let ab = this.#free.get(capacity)?.pop();
     if (ab === undefined) {
-      ab = this.#shared ? new SharedArrayBuffer(capacity) : new ArrayBuffer(capacity);
+      ab = new ArrayBuffer(capacity);
       this.#owned.set(ab, { capacity, out: true });
     } else {
       this.#freeBytes -= capacity;

@@ -13,18 +13,17 @@ import { OffloadedMd5 } from './md5-offload.js';
  * drives, block i+1 is filled from the body. Each chunk is written as hash ‖ chunk in one
  * vectored write, straight from the block buffer (the only copy is body chunk → block buffer).
  * MD5 (the ETag) is the single-stream ceiling (~0.7 GiB/s per core): for bodies larger than the
- * inline limit it runs in a worker thread (md5-offload.ts) on each filled block, whose buffer then
- * lives in a SharedArrayBuffer and is refilled only once hashed, encoded and written; small
+ * inline limit it runs in a worker thread (md5-offload.ts), fed a copy of each body chunk; small
  * bodies are hashed per chunk on the event loop (a thread hop would cost more than the hash).
  */
 
 /**
  * Block and parity buffers reused across PUTs (drive/buffer-pool.ts): a 1 MiB PUT allocated 2 MiB outside V8's heap,
  * and V8 answered with major collections, ~20 % of the CPU of 1 MiB PUTs in its marking threads (docs/performance.md,
- * twelfth session). Blocks hashed by the MD5 worker live in shared memory, hence two pools.
+ * twelfth session). Ordinary memory, not shared: V8 copies into a SharedArrayBuffer with a relaxed-atomic loop, which
+ * took a fifth of the event loop of 64 MiB PUTs when the MD5 worker read the blocks (fourteenth session).
  */
-const sharedBlocks = new BufferPool(16 * 1024 * 1024, true);
-const plainBlocks = new BufferPool(16 * 1024 * 1024);
+const blocks = new BufferPool(16 * 1024 * 1024);
 
 /** Inputs of {@link encodeStream}. */
 export interface EncodeOptions {
@@ -64,17 +63,16 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
   // GC churn were a large share of small-object CPU), the second one only once a second block starts.
   const cap = opts.expectedSize >= 0 ? Math.min(blockSize, opts.expectedSize) : blockSize;
   const stride = shardSize(cap, k);
-  const offload = opts.expectedSize > opts.inlineLimit ? new OffloadedMd5() : null;
+  const offload = opts.expectedSize > opts.inlineLimit ? new OffloadedMd5(opts.expectedSize) : null;
   const md5 = offload === null ? createHash('md5') : null;
-  const blocks = offload === null ? plainBlocks : sharedBlocks;
   const block = (): Buffer => blocks.take(k * stride);
   const bufs: Buffer[] = [block()];
-  const pars: Buffer[] = [plainBlocks.take(m * stride)];
-  // Only once nothing reads them any more: every writer took its bytes (they copy or write them before resolving),
-  // the codec and the MD5 worker are done. A failed PUT leaves its buffers to the garbage collector.
+  const pars: Buffer[] = [blocks.take(m * stride)];
+  // Only once nothing reads them any more: every writer took its bytes (they copy or write them before resolving)
+  // and the codec is done. A failed PUT leaves its buffers to the garbage collector.
   const recycle = (): void => {
     for (const b of bufs) blocks.recycle(b);
-    for (const p of pars) plainBlocks.recycle(p);
+    for (const p of pars) blocks.recycle(p);
   };
   let cur = 0;
   let pos = 0;
@@ -124,15 +122,12 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
     cur ^= 1;
     if (bufs[cur] === undefined) {
       bufs[cur] = block();
-      pars[cur] = plainBlocks.take(m * stride);
+      pars[cur] = blocks.take(m * stride);
     }
-    const hashed = offload?.update(buf.subarray(0, len));
-    hashed?.catch(() => undefined); // awaited by the job below
     const job = (async () => {
       const { shards, hashes } = await prepare(buf, par, len);
       await prev; // keeps writes of one shard file in block order
       await writeAll(shards, hashes);
-      await hashed;
     })();
     job.catch(() => undefined);
     inflight = job;
@@ -156,13 +151,11 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
           pos = 0;
         }
       }
+      if (offload !== null) await offload.push(chunk);
     }
     if (writers === null && total <= opts.inlineLimit) {
-      const hashed = offload?.update(bufs[cur]!.subarray(0, pos));
-      hashed?.catch(() => undefined); // awaited below
       const { shards, hashes } = await prepare(bufs[cur]!, pars[cur]!, pos);
       const inline = shards.map((s, i) => Buffer.concat([hashes[i]!, s]));
-      await hashed;
       recycle();
       return { size: total, md5: await digest(), inline, written: new Array<boolean>(n).fill(true) };
     }

@@ -1,41 +1,120 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { OffloadedMd5 } from './md5-offload.js';
+import { LANE_MIN_BYTES, OffloadedMd5 } from './md5-offload.js';
 
-function shared(n: number, seed: number): Buffer {
-  const b = Buffer.from(new SharedArrayBuffer(n));
-  for (let i = 0; i < n; i++) b[i] = (i * 13 + seed) & 0xff;
-  return b;
+function md5(parts: readonly Buffer[]): string {
+  const h = createHash('md5');
+  for (const p of parts) h.update(p);
+  return h.digest('hex');
 }
 
-test('interleaved uploads each get the MD5 of their own bytes, in update order', async () => {
-  const bodies = [0, 1, 2, 3, 4, 5].map((s) => [shared(1 << 20, s), shared(12_345, s + 1), shared(0, 0), shared(777, s + 2)]);
-  const jobs = bodies.map(() => new OffloadedMd5());
-  for (let part = 0; part < 4; part++) await Promise.all(jobs.map((j, i) => j.update(bodies[i]![part]!)));
+/** A chunk that owns its ArrayBuffer, as node's HTTP parser hands them out. */
+function owned(n: number): Buffer {
+  return Buffer.from(new Uint8Array(randomBytes(n)).buffer);
+}
+
+test('interleaved uploads each get the MD5 of their own bytes, in push order', async () => {
+  const bodies = [0, 1, 2, 3, 4, 5].map(() => [1 << 20, 12_345, 0, 777].map(owned));
+  const expected = bodies.map(md5);
+  const jobs = bodies.map(() => new OffloadedMd5(-1));
+  for (let part = 0; part < 4; part++) await Promise.all(jobs.map((j, i) => j.push(bodies[i]![part]!)));
   const digests = await Promise.all(jobs.map((j) => j.digest()));
-  digests.forEach((d, i) => assert.equal(d.toString('hex'), createHash('md5').update(Buffer.concat(bodies[i]!)).digest('hex')));
+  digests.forEach((d, i) => assert.equal(d.toString('hex'), expected[i]));
+});
+
+test('pushed chunks stay with the caller: whole buffers, views into larger memory and shared memory are copied', async () => {
+  // Chunks may be pooled buffers (a copy's source read from the drives) or a caller's own: taking their memory over
+  // would empty them under their owner.
+  const whole = owned(100_000);
+  const big = randomBytes(3_000_000);
+  const view = big.subarray(1000, 2_201_000);
+  const shared = Buffer.from(new SharedArrayBuffer(5000)).fill(7);
+  const copies = [whole, big, shared].map((b) => Buffer.from(b));
+  const expected = md5([whole, view, shared]);
+  const job = new OffloadedMd5(-1);
+  await job.push(whole);
+  await job.push(view);
+  await job.push(shared);
+  assert.equal((await job.digest()).toString('hex'), expected);
+  [whole, big, shared].forEach((b, i) => assert.ok(b.equals(copies[i]!), `chunk ${i} intact`));
 });
 
 test('an empty upload has the MD5 of nothing; an aborted one leaves the others intact', async () => {
-  const empty = new OffloadedMd5();
-  const dropped = new OffloadedMd5();
-  const kept = new OffloadedMd5();
-  const data = shared(4096, 9);
-  await Promise.all([dropped.update(data), kept.update(data)]);
+  const empty = new OffloadedMd5(-1);
+  const dropped = new OffloadedMd5(-1);
+  const kept = new OffloadedMd5(-1);
+  const data = randomBytes(4096);
+  const expected = md5([data]);
+  await Promise.all([dropped.push(Buffer.from(data)), kept.push(Buffer.from(data))]);
   dropped.abort();
   dropped.abort();
   assert.equal((await empty.digest()).toString('hex'), 'd41d8cd98f00b204e9800998ecf8427e');
-  assert.equal((await kept.digest()).toString('hex'), createHash('md5').update(data).digest('hex'));
+  assert.equal((await kept.digest()).toString('hex'), expected);
 });
 
-test('an upload aborted before its first block leaves nothing holding the process open', () => {
+test('many uploads at once, with odd chunk sizes, chunks of several batches and pauses, each get their own MD5', async () => {
+  // More uploads than workers, chunks not multiples of 64 bytes, some spanning batches, pauses that interleave the
+  // uploads' batches differently; aborted uploads must not disturb the others.
+  const uploads = Array.from({ length: 11 }, async (_, u) => {
+    const job = new OffloadedMd5(-1);
+    const hash = createHash('md5');
+    const count = 2 + (u % 7) * 3;
+    for (let i = 0; i < count; i++) {
+      const size = [0, 1, 63, 64, 65, 4097, 65_536, 1 << 20, (1 << 20) + 33, (2 << 20) + 7][(u * 7 + i * 3) % 10]!;
+      const chunk = owned(size);
+      hash.update(chunk);
+      await job.push(chunk);
+      if ((u + i) % 3 === 0) await new Promise((r) => setTimeout(r, 1 + (u % 4)));
+    }
+    if (u % 6 === 5) {
+      job.abort();
+      return;
+    }
+    assert.equal((await job.digest()).toString('hex'), hash.digest('hex'), `upload ${u}`);
+  });
+  await Promise.all(uploads);
+});
+
+test('an upload aborted before its first chunk leaves nothing holding the process open', () => {
   // In a fresh process (the workers are per process): before the fix a MessagePort stayed referenced and a test
   // file whose upload was cut early never exited.
   const script = `const { OffloadedMd5 } = await import(${JSON.stringify(new URL('./md5-offload.ts', import.meta.url).href)});
-    new OffloadedMd5().abort();
+    new OffloadedMd5(-1).abort();
     setImmediate(() => console.log(JSON.stringify(process.getActiveResourcesInfo())));`;
   const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
   assert.ok(!JSON.parse(out.trim().split('\n').pop()!).includes('MessagePort'), out);
+});
+
+test('small uploads (node:crypto at once) and large ones (SIMD lanes) side by side each get their own MD5', async () => {
+  const sizes = [0, 4097, 1 << 20, LANE_MIN_BYTES - 1, LANE_MIN_BYTES, (3 << 20) + 5, -1];
+  const jobs = sizes.map(async (size, u) => {
+    const job = new OffloadedMd5(size);
+    const hash = createHash('md5');
+    const total = size >= 0 ? size : (2 << 20) + 77;
+    for (let off = 0; off < total;) {
+      const chunk = owned(Math.min(total - off, 65_536 + u * 333));
+      hash.update(chunk);
+      await job.push(chunk);
+      off += chunk.length;
+    }
+    assert.equal((await job.digest()).toString('hex'), hash.digest('hex'), `declared ${size}`);
+  });
+  await Promise.all(jobs);
+});
+
+test('an upload that never sends a chunk holds up the others by the lane wait at most', async () => {
+  const idle = new OffloadedMd5(-1);
+  await idle.push(owned(100));
+  await idle.push(owned(1 << 20)); // posted: the worker knows it, then it goes quiet
+  const busy = new OffloadedMd5(-1);
+  const data = owned(8 << 20);
+  const expected = md5([data]);
+  const started = performance.now();
+  await busy.push(data);
+  assert.equal((await busy.digest()).toString('hex'), expected);
+  // Eight rounds of 1 MiB, each waiting at most LANE_WAIT_MS for the idle upload's lane: well under 2 s.
+  assert.ok(performance.now() - started < 2000, `${performance.now() - started} ms`);
+  idle.abort();
 });
