@@ -118,3 +118,21 @@ test('an upload that never sends a chunk holds up the others by the lane wait at
   assert.ok(performance.now() - started < 2000, `${performance.now() - started} ms`);
   idle.abort();
 });
+
+test('the worker answers a digest queued behind empty updates, with no other upload to wake it', async () => {
+  // Driven with raw messages: OffloadedMd5 never posts an empty batch, but a digest must not wait for another message
+  // when one does come (a first version of the worker left it queued, and the PUT never got its answer).
+  const { JobWorker } = await import('../../common/index.js');
+  const { compileMd5Module } = await import('./md5-wasm.js');
+  const { MD5_WORKER_SOURCE } = await import('./md5-worker-source.js');
+  const worker = new JobWorker(MD5_WORKER_SOURCE, { onExit: () => undefined, failure: (e) => e, workerData: { module: compileMd5Module() } });
+  try {
+    const empty = (): Promise<unknown> => worker.request({ op: 'update', id: 1, small: false, batch: new ArrayBuffer(64), length: 0 });
+    const answers = Promise.all([empty(), empty(), worker.request({ op: 'digest', id: 1, small: false })]);
+    const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 5 s')), 5000).unref());
+    const [, , digest] = (await Promise.race([answers, timeout])) as [unknown, unknown, { digest: Uint8Array }];
+    assert.equal(Buffer.from(digest.digest).toString('hex'), 'd41d8cd98f00b204e9800998ecf8427e');
+  } finally {
+    worker.terminate();
+  }
+});

@@ -183,10 +183,12 @@ function drain() {
       let idle = 0;
       let oldest = Infinity;
       for (const [id, u] of uploads) {
-        const q = u.queue[0];
+        let q = u.queue[0];
+        // Empty updates answered first, so that what follows them (a digest) is seen in this pass: leaving it for a
+        // later pass hung the digest when no other upload was ready and no message came (fourteenth session).
+        while (q !== undefined && q.op === 'update' && q.data.length === q.off) { u.queue.shift(); reply(q, {}); q = u.queue[0]; }
         if (q === undefined) { idle++; continue; }
         if (q.op === 'digest') { uploads.delete(id); finish(u, q); continue; }
-        if (q.data.length === q.off) { u.queue.shift(); reply(q, {}); continue; }
         ready.push(u);
         oldest = Math.min(oldest, q.at);
       }
