@@ -2,7 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { JobWorker } from '../../common/index.js';
 import { LANE_MIN_BYTES, OffloadedMd5 } from './md5-offload.js';
+import { compileMd5Module } from './md5-wasm.js';
+import { MD5_WORKER_SOURCE } from './md5-worker-source.js';
 
 function md5(parts: readonly Buffer[]): string {
   const h = createHash('md5');
@@ -122,9 +125,6 @@ test('an upload that never sends a chunk holds up the others by the lane wait at
 test('the worker answers a digest queued behind empty updates, with no other upload to wake it', async () => {
   // Driven with raw messages: OffloadedMd5 never posts an empty batch, but a digest must not wait for another message
   // when one does come (a first version of the worker left it queued, and the PUT never got its answer).
-  const { JobWorker } = await import('../../common/index.js');
-  const { compileMd5Module } = await import('./md5-wasm.js');
-  const { MD5_WORKER_SOURCE } = await import('./md5-worker-source.js');
   const worker = new JobWorker(MD5_WORKER_SOURCE, { onExit: () => undefined, failure: (e) => e, workerData: { module: compileMd5Module() } });
   try {
     const empty = (): Promise<unknown> => worker.request({ op: 'update', id: 1, small: false, batch: new ArrayBuffer(64), length: 0 });

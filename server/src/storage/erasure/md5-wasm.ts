@@ -96,91 +96,109 @@ const v = {
   shl: simd(0xab), shrU: simd(0xad), add: simd(0xae),
 };
 
-/** `md5x1(state, p, n)`: locals 3–6 are a, b, c, d; 7–10 the saved state. */
-function md5x1Body(): number[] {
-  const [STATE, P, N, A, B, C, D, AA, BB, CC, DD] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+/** What the two functions' code differs in; the frame around it (blockFunction) is the same. */
+interface Flavour {
+  /** Bytes per register in the state memory: 4 (one u32) or 16 (a vector of four lanes). */
+  width: number;
+  load(offset: number): number[];
+  store(offset: number): number[];
+  add: number[];
+  /** Code run at the start of each block, before the steps. */
+  prologue: number[];
+  /** Step i of RFC 1321 §3.4 on registers a, b, c, d (the locals this step calls so). */
+  step(i: number, a: number, b: number, c: number, d: number): number[];
+  /** Code moving the data pointers to the next block. */
+  advance: number[];
+}
+
+/**
+ * A function over `n` blocks (local N) with its state at local 0 (STATE): the state loaded into `regs`, per block the
+ * prologue, the 64 steps, the saved state added back and the pointers advanced, and the state stored at the end.
+ */
+function blockFunction(N: number, regs: readonly number[], saved: readonly number[], f: Flavour): number[] {
+  const STATE = 0;
   const code: number[] = [];
-  const regs = [A, B, C, D];
-  regs.forEach((r, i) => code.push(...op.get(STATE), ...op.load(4 * i), ...op.set(r)));
+  regs.forEach((r, i) => code.push(...op.get(STATE), ...f.load(f.width * i), ...op.set(r)));
   code.push(...op.block, ...op.get(N), ...op.eqz, ...op.brIf(0), ...op.loop);
-  [AA, BB, CC, DD].forEach((s, i) => code.push(...op.get(regs[i]!), ...op.set(s)));
+  saved.forEach((s, i) => code.push(...op.get(regs[i]!), ...op.set(s)));
+  code.push(...f.prologue);
   for (let i = 0; i < 64; i++) {
     // The registers rotate: step i writes what RFC 1321 calls a, and the next step's a is the old d.
-    const a = regs[(64 - i) % 4]!;
-    const b = regs[(65 - i) % 4]!;
-    const c = regs[(66 - i) % 4]!;
-    const d = regs[(67 - i) % 4]!;
-    const f: number[] = i < 16
-      ? [...op.get(b), ...op.get(c), ...op.and, ...op.get(b), ...op.i32(-1), ...op.xor, ...op.get(d), ...op.and, ...op.or]
-      : i < 32
-        ? [...op.get(b), ...op.get(d), ...op.and, ...op.get(d), ...op.i32(-1), ...op.xor, ...op.get(c), ...op.and, ...op.or]
-        : i < 48
-          ? [...op.get(b), ...op.get(c), ...op.xor, ...op.get(d), ...op.xor]
-          : [...op.get(c), ...op.get(b), ...op.get(d), ...op.i32(-1), ...op.xor, ...op.or, ...op.xor];
-    code.push(
-      ...op.get(b),
-      ...op.get(a), ...f, ...op.add,
-      ...op.get(P), ...op.load(4 * word(i)), ...op.add,
-      ...op.i32(T[i]!), ...op.add,
-      ...op.i32(shift(i)), ...op.rotl,
-      ...op.add, ...op.set(a),
-    );
+    const [a, b, c, d] = [0, 1, 2, 3].map((j) => regs[(64 + j - i) % 4]!);
+    code.push(...f.step(i, a, b, c, d));
   }
-  [AA, BB, CC, DD].forEach((s, i) => code.push(...op.get(regs[i]!), ...op.get(s), ...op.add, ...op.set(regs[i]!)));
-  code.push(...op.get(P), ...op.i32(64), ...op.add, ...op.set(P));
+  saved.forEach((s, i) => code.push(...op.get(regs[i]!), ...op.get(s), ...f.add, ...op.set(regs[i]!)));
+  code.push(...f.advance);
   code.push(...op.get(N), ...op.i32(1), ...op.sub, ...op.tee(N), ...op.brIf(0), ...op.end, ...op.end);
-  regs.forEach((r, i) => code.push(...op.get(STATE), ...op.get(r), ...op.store(4 * i)));
+  regs.forEach((r, i) => code.push(...op.get(STATE), ...op.get(r), ...f.store(f.width * i)));
   code.push(...op.end);
-  const locals = vec([[8, I32]]);
-  return [...locals, ...code];
+  return code;
+}
+
+/** `md5x1(state, p, n)`: locals 3–6 are a, b, c, d; 7–10 the saved state. */
+function md5x1Body(): number[] {
+  const [P, N] = [1, 2];
+  const code = blockFunction(N, [3, 4, 5, 6], [7, 8, 9, 10], {
+    width: 4, load: op.load, store: op.store, add: op.add, prologue: [],
+    step: (i, a, b, c, d) => {
+      const f: number[] = i < 16
+        ? [...op.get(b), ...op.get(c), ...op.and, ...op.get(b), ...op.i32(-1), ...op.xor, ...op.get(d), ...op.and, ...op.or]
+        : i < 32
+          ? [...op.get(b), ...op.get(d), ...op.and, ...op.get(d), ...op.i32(-1), ...op.xor, ...op.get(c), ...op.and, ...op.or]
+          : i < 48
+            ? [...op.get(b), ...op.get(c), ...op.xor, ...op.get(d), ...op.xor]
+            : [...op.get(c), ...op.get(b), ...op.get(d), ...op.i32(-1), ...op.xor, ...op.or, ...op.xor];
+      return [
+        ...op.get(b),
+        ...op.get(a), ...f, ...op.add,
+        ...op.get(P), ...op.load(4 * word(i)), ...op.add,
+        ...op.i32(T[i]!), ...op.add,
+        ...op.i32(shift(i)), ...op.rotl,
+        ...op.add, ...op.set(a),
+      ];
+    },
+    advance: [...op.get(P), ...op.i32(64), ...op.add, ...op.set(P)],
+  });
+  return [...vec([[8, I32]]), ...code];
 }
 
 /** `md5x4(state, p0, p1, p2, p3, n)`: locals 6–9 are A, B, C, D (v128), 10–13 the saved state, 14 a lane being gathered. */
 function md5x4Body(): number[] {
-  const [STATE, P0, , , , N, A, B, C, D, AA, BB, CC, DD, TMP] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
-  const code: number[] = [];
-  const regs = [A, B, C, D];
-  regs.forEach((r, i) => code.push(...op.get(STATE), ...v.load(16 * i), ...op.set(r)));
-  code.push(...op.block, ...op.get(N), ...op.eqz, ...op.brIf(0), ...op.loop);
-  [AA, BB, CC, DD].forEach((s, i) => code.push(...op.get(regs[i]!), ...op.set(s)));
+  const [P0, N, TMP] = [1, 5, 14];
+  const lanes = [0, 1, 2, 3];
   // Transpose: scratch word w holds message word w of lanes 0–3.
+  const prologue: number[] = [];
   for (let w = 0; w < 16; w++) {
-    code.push(...op.get(P0), ...v.load32Zero(4 * w), ...op.set(TMP));
-    for (let lane = 1; lane < 4; lane++) code.push(...op.get(P0 + lane), ...op.get(TMP), ...v.load32Lane(4 * w, lane), ...op.set(TMP));
-    code.push(...op.i32(0), ...op.get(TMP), ...v.store(SCRATCH + 16 * w));
+    prologue.push(...op.get(P0), ...v.load32Zero(4 * w), ...op.set(TMP));
+    for (let lane = 1; lane < 4; lane++) prologue.push(...op.get(P0 + lane), ...op.get(TMP), ...v.load32Lane(4 * w, lane), ...op.set(TMP));
+    prologue.push(...op.i32(0), ...op.get(TMP), ...v.store(SCRATCH + 16 * w));
   }
-  const k = (i: number): number[] => simd(0x0c, ...Array.from({ length: 4 }, () => [T[i]! & 0xff, (T[i]! >>> 8) & 0xff, (T[i]! >>> 16) & 0xff, T[i]! >>> 24]).flat());
-  for (let i = 0; i < 64; i++) {
-    const a = regs[(64 - i) % 4]!;
-    const b = regs[(65 - i) % 4]!;
-    const c = regs[(66 - i) % 4]!;
-    const d = regs[(67 - i) % 4]!;
-    const f: number[] = i < 16
-      ? [...op.get(c), ...op.get(d), ...op.get(b), ...v.bitselect]
-      : i < 32
-        ? [...op.get(b), ...op.get(c), ...op.get(d), ...v.bitselect]
-        : i < 48
-          ? [...op.get(b), ...op.get(c), ...v.xor, ...op.get(d), ...v.xor]
-          : [...op.get(c), ...op.get(b), ...op.get(d), ...v.not, ...v.or, ...v.xor];
-    const s = shift(i);
-    code.push(
-      ...op.get(b),
-      ...op.get(a), ...f, ...v.add,
-      ...op.i32(0), ...v.load(SCRATCH + 16 * word(i)), ...v.add,
-      ...k(i), ...v.add,
-      ...op.tee(a), ...op.i32(s), ...v.shl,
-      ...op.get(a), ...op.i32(32 - s), ...v.shrU,
-      ...v.or,
-      ...v.add, ...op.set(a),
-    );
-  }
-  [AA, BB, CC, DD].forEach((s, i) => code.push(...op.get(regs[i]!), ...op.get(s), ...v.add, ...op.set(regs[i]!)));
-  for (let lane = 0; lane < 4; lane++) code.push(...op.get(P0 + lane), ...op.i32(64), ...op.add, ...op.set(P0 + lane));
-  code.push(...op.get(N), ...op.i32(1), ...op.sub, ...op.tee(N), ...op.brIf(0), ...op.end, ...op.end);
-  regs.forEach((r, i) => code.push(...op.get(STATE), ...op.get(r), ...v.store(16 * i)));
-  code.push(...op.end);
-  const locals = vec([[9, V128]]);
-  return [...locals, ...code];
+  const k = (i: number): number[] => simd(0x0c, ...lanes.map(() => [T[i]! & 0xff, (T[i]! >>> 8) & 0xff, (T[i]! >>> 16) & 0xff, T[i]! >>> 24]).flat());
+  const code = blockFunction(N, [6, 7, 8, 9], [10, 11, 12, 13], {
+    width: 16, load: v.load, store: v.store, add: v.add, prologue,
+    step: (i, a, b, c, d) => {
+      const f: number[] = i < 16
+        ? [...op.get(c), ...op.get(d), ...op.get(b), ...v.bitselect]
+        : i < 32
+          ? [...op.get(b), ...op.get(c), ...op.get(d), ...v.bitselect]
+          : i < 48
+            ? [...op.get(b), ...op.get(c), ...v.xor, ...op.get(d), ...v.xor]
+            : [...op.get(c), ...op.get(b), ...op.get(d), ...v.not, ...v.or, ...v.xor];
+      const s = shift(i);
+      return [
+        ...op.get(b),
+        ...op.get(a), ...f, ...v.add,
+        ...op.i32(0), ...v.load(SCRATCH + 16 * word(i)), ...v.add,
+        ...k(i), ...v.add,
+        ...op.tee(a), ...op.i32(s), ...v.shl,
+        ...op.get(a), ...op.i32(32 - s), ...v.shrU,
+        ...v.or,
+        ...v.add, ...op.set(a),
+      ];
+    },
+    advance: lanes.flatMap((lane) => [...op.get(P0 + lane), ...op.i32(64), ...op.add, ...op.set(P0 + lane)]),
+  });
+  return [...vec([[9, V128]]), ...code];
 }
 
 /** The module's bytes: memory 0 exported as `memory` (1 page, growable), functions `md5x1` and `md5x4`. */
