@@ -102,6 +102,12 @@ export interface ChildState {
 }
 
 /** A disk (local or remote) holding format, buckets, objects and the system area. */
+/** How {@link Drive.readMeta} may answer. */
+export interface ReadMetaOptions {
+  /** A record read before and vouched for by the drive's change log will do (no I/O). */
+  cached?: boolean;
+}
+
 export interface Drive {
   /** Human-readable location (path or URL), used in logs and errors. */
   readonly endpoint: string;
@@ -152,8 +158,11 @@ export interface Drive {
    * replaces the metadata record, then removes data directories the new record no longer references.
    */
   renameData(volume: string, key: string, meta: Uint8Array, opts: RenameDataOptions): Promise<void>;
-  /** FileNotFoundError when the object has no metadata record on this drive. */
-  readMeta(volume: string, key: string): Promise<Buffer>;
+  /**
+   * FileNotFoundError when the object has no metadata record on this drive. `cached`: the GET/HEAD fast path, which
+   * a local drive may answer from the record it read last if no change of the key was recorded since (meta-cache.ts).
+   */
+  readMeta(volume: string, key: string, opts?: ReadMetaOptions): Promise<Buffer>;
   openShardReader(volume: string, key: string, dataDir: string, file: string): Promise<ShardReader>;
   /** Removes the object's record and data (idempotent) and prunes empty parent directories. */
   deleteObject(volume: string, key: string): Promise<void>;

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, statfs, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { ChildState, DirScan, DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive.js';
+import type { ChildState, DirScan, DiskInfo, Drive, ReadMetaOptions, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive.js';
+import { metaCache, nextTurn } from './meta-cache.js';
 import { commitLogFor, type CommitLog, type LogRecord } from './commit-log.js';
 import { newNameDirs, syncDirs } from './dir-sync.js';
 import { openShardWriter } from './direct-shard-writer.js';
@@ -400,7 +401,23 @@ export class LocalDrive implements Drive {
     await Promise.all(names.map((n) => rm(join(trash, n), { recursive: true, force: true })));
   }
 
-  async readMeta(volume: string, key: string): Promise<Buffer> {
+  async readMeta(volume: string, key: string, opts?: ReadMetaOptions): Promise<Buffer> {
+    if (opts?.cached !== true) return this.#readMeta(volume, key);
+    const id = `${this.endpoint}\0${volume}/${key}`;
+    const known = metaCache.get(id);
+    if (known !== undefined && this.#l.changes.unchanged(volume, '', key, known.stamp)) {
+      await nextTurn();
+      // A copy: callers own what they are given (the cached bytes must never change).
+      return Buffer.from(known.bytes);
+    }
+    // Taken before the read: a change that lands while it runs is recorded after the stamp and voids the entry.
+    const stamp = this.#l.changes.stamp();
+    const bytes = await this.#readMeta(volume, key);
+    metaCache.set(id, bytes, stamp);
+    return bytes;
+  }
+
+  async #readMeta(volume: string, key: string): Promise<Buffer> {
     const path = `${this.#l.objectDir(volume, key).dir}/${META_FILE}`;
     if (ioPoolSaturated()) {
       // Workers backed up (cold reads, many drives): libuv's threads keep the reads parallel (io-pool.ts).

@@ -1,5 +1,5 @@
 import type { BitrotHasher } from '../bitrot/index.js';
-import type { Drive } from '../drive/index.js';
+import type { Drive, ReadMetaOptions } from '../drive/index.js';
 import {
   DiskNotFoundError, FileNotFoundError, InvalidDrivePathError, VolumeNotFoundError, isDriveOfflineError,
 } from '../drive/index.js';
@@ -50,6 +50,8 @@ export interface QuorumRecord {
   /** For a drive that was not asked (perDrive null): reads its record, null unless it agrees (readObjectMeta). */
   fetchDrive?: (i: number) => Promise<ObjectRecord | null>;
 }
+
+const CACHED: ReadMetaOptions = Object.freeze({ cached: true });
 
 /**
  * Data shards of the newest object version, which sets the record's read quorum; a record of delete markers
@@ -184,9 +186,10 @@ export class ErasureSet {
     return error;
   }
 
-  /** Reads and decodes every drive's metadata record of `key`. */
-  readMetas(bucket: string, key: string, only?: readonly boolean[]): Promise<DriveResult<ObjectRecord>[]> {
-    return this.each((d) => d.readMeta(bucket, key).then(decodeObjectRecord), only);
+  /** Reads and decodes every drive's metadata record of `key` (`cached`: see Drive.readMeta). */
+  readMetas(bucket: string, key: string, only?: readonly boolean[], cached = false): Promise<DriveResult<ObjectRecord>[]> {
+    const opts = cached ? CACHED : undefined;
+    return this.each((d) => d.readMeta(bucket, key, opts).then(decodeObjectRecord), only);
   }
 
   /**
@@ -304,7 +307,9 @@ export class ErasureSet {
     const dist = distributionFor(this.deploymentId, key, this.n);
     const mask = this.drives.map((d, i) => dist[i]! <= this.k && d.online && !d.lacksObjects);
     if (mask.filter(Boolean).length < this.k) return this.readQuorumMeta(bucket, key);
-    const res = await this.readMetas(bucket, key, mask);
+    // The GET/HEAD fast path: records read before may answer (drive/meta-cache.ts); any disagreement below reads
+    // every drive again from the disk.
+    const res = await this.readMetas(bucket, key, mask, true);
     const got = res.filter((_, i) => mask[i]);
     const first = got[0];
     if (first?.ok !== true || recordK(first.value, this.k) > got.length

@@ -1,0 +1,95 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileNotFoundError } from './drive-errors.js';
+import { LocalDrive } from './local-drive.js';
+import { MAX_ENTRY_BYTES, MetaCache, forgetCachedMeta, nextTurn } from './meta-cache.js';
+import { META_FILE, encodeSegment } from './object-path.js';
+
+const CACHED = { cached: true };
+const noData = { srcDataPath: null, dataDir: null };
+
+async function fresh(t: { after(fn: () => Promise<void>): void }): Promise<{ root: string; drive: LocalDrive }> {
+  const root = await mkdtemp(join(tmpdir(), 'svc-metacache-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  const drive = new LocalDrive(root);
+  await drive.writeFormat(Buffer.from('{}'));
+  await drive.makeVolume('b', Buffer.alloc(0));
+  return { root, drive };
+}
+
+/** Removes a key's metadata file behind the server's back (a change its change log cannot see). */
+async function removeByHand(root: string, key: string): Promise<void> {
+  await rm(join(root, 'b', encodeSegment(key).name, META_FILE));
+}
+
+test('MetaCache: the oldest entries go first once the budget is spent; oversized records are not kept', () => {
+  const entry = 1000;
+  const cache = new MetaCache(3 * (entry + 160));
+  for (const id of ['a', 'b', 'c']) cache.set(id, Buffer.alloc(entry), 's');
+  assert.equal(cache.size.entries, 3);
+  cache.set('d', Buffer.alloc(entry), 's');
+  assert.equal(cache.get('a'), undefined, 'the oldest went');
+  assert.ok(cache.get('b') !== undefined && cache.get('d') !== undefined);
+  // Replacing an entry accounts for it once.
+  cache.set('b', Buffer.alloc(entry), 't');
+  assert.deepEqual(cache.size, { bytes: 3 * (entry + 160), entries: 3 });
+  assert.equal(cache.get('b')?.stamp, 't');
+  cache.set('big', Buffer.alloc(MAX_ENTRY_BYTES + 1), 's');
+  assert.equal(cache.get('big'), undefined);
+  assert.equal(cache.size.entries, 3);
+  cache.set('c', Buffer.alloc(MAX_ENTRY_BYTES + 1), 's');
+  assert.equal(cache.get('c'), undefined, 'a record grown too large drops its old entry');
+  assert.equal(new MetaCache(0).size.entries, 0);
+  const off = new MetaCache(0);
+  off.set('x', Buffer.alloc(1), 's');
+  assert.equal(off.get('x'), undefined, 'a budget of 0 keeps nothing');
+});
+
+test('nextTurn: answers of one turn resolve together, after the I/O callbacks of that turn', async () => {
+  const order: string[] = [];
+  const a = nextTurn().then(() => order.push('a'));
+  const b = nextTurn().then(() => order.push('b'));
+  process.nextTick(() => order.push('tick'));
+  await Promise.resolve().then(() => order.push('microtask'));
+  assert.deepEqual(order, ['microtask'], 'not in the same turn');
+  await Promise.all([a, b]);
+  assert.deepEqual(order, ['microtask', 'tick', 'a', 'b']);
+});
+
+test('cached reads: every change made through a drive of the same root is seen at once', async (t) => {
+  const { root, drive } = await fresh(t);
+  await drive.renameData('b', 'k', Buffer.from('v1'), noData);
+  assert.deepEqual(await drive.readMeta('b', 'k', CACHED), Buffer.from('v1'));
+  await drive.renameData('b', 'k', Buffer.from('v2'), noData);
+  assert.deepEqual(await drive.readMeta('b', 'k', CACHED), Buffer.from('v2'), 'an overwrite');
+  // Another LocalDrive on the same root: how a peer's change arrives through the storage RPC.
+  const peer = new LocalDrive(root);
+  await peer.renameData('b', 'k', Buffer.from('v3'), noData);
+  assert.deepEqual(await drive.readMeta('b', 'k', CACHED), Buffer.from('v3'), 'a change through another instance');
+  await peer.deleteObject('b', 'k');
+  await assert.rejects(drive.readMeta('b', 'k', CACHED), FileNotFoundError, 'a delete');
+  await drive.renameData('b', 'k', Buffer.from('v4'), noData);
+  assert.deepEqual(await drive.readMeta('b', 'k', CACHED), Buffer.from('v4'), 'absent answers are never kept');
+});
+
+test('cached reads: a repeat read does no I/O, is a copy, and a new format or forgetCachedMeta sends reads to the disk', async (t) => {
+  const { root, drive } = await fresh(t);
+  await drive.renameData('b', 'k', Buffer.from('v1'), noData);
+  (await drive.readMeta('b', 'k', CACHED)).fill(0x21);
+  await removeByHand(root, 'k');
+  (await drive.readMeta('b', 'k', CACHED)).fill(0x22);
+  assert.deepEqual(await drive.readMeta('b', 'k', CACHED), Buffer.from('v1'), 'answered from memory, unchanged by its reader');
+  await assert.rejects(drive.readMeta('b', 'k'), FileNotFoundError, 'a read without `cached` goes to the disk');
+  forgetCachedMeta();
+  await assert.rejects(drive.readMeta('b', 'k', CACHED), FileNotFoundError);
+
+  await drive.renameData('b', 'k', Buffer.from('v2'), noData);
+  assert.deepEqual(await drive.readMeta('b', 'k', CACHED), Buffer.from('v2'));
+  await removeByHand(root, 'k');
+  // A replacement drive is formatted: nothing read before vouches for anything (change-log.ts touchAll).
+  await drive.writeFormat(Buffer.from('{}'));
+  await assert.rejects(drive.readMeta('b', 'k', CACHED), FileNotFoundError);
+});
