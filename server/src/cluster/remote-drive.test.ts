@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +9,8 @@ import { Readable } from 'node:stream';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import {
-  DiskNotFoundError, FileNotFoundError, InsufficientReadQuorumError, InsufficientWriteQuorumError, LocalDrive, openStorage,
+  DiskNotFoundError, FileNotFoundError, InsufficientReadQuorumError, InsufficientWriteQuorumError, LocalDrive, forgetCachedMeta,
+  openStorage,
 } from '../storage/index.js';
 import type { ChildState, Drive, Storage } from '../storage/index.js';
 import { RemoteDrive } from './remote-drive.js';
@@ -163,4 +164,34 @@ test('RemoteDrive: the listing calls (scanDir, readChildren) answer as the drive
   }
   assert.deepEqual(seen, [...keys].sort());
   assert.equal(seen.length, 47);
+});
+
+test('a cached read travels to the drive owner: changes through any node show at once, the owner answers repeats from memory', async (t) => {
+  const root = await mkdtemp(join(tmpdir(), 'svc-remote-cache-'));
+  const owner = new LocalDrive(root);
+  await owner.writeFormat(Buffer.from('{}'));
+  await owner.makeVolume('bkt', Buffer.alloc(0));
+  const app = Fastify();
+  await app.register(rpcPlugin, { credentials: creds, drives: new Map([[root, owner]]) });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const clients = [new RpcClient({ origin, credentials: creds }), new RpcClient({ origin, credentials: creds })];
+  t.after(async () => {
+    for (const c of clients) await c.close();
+    await app.close();
+    await rm(root, { recursive: true, force: true });
+  });
+  const [here, there] = clients.map((client) => new RemoteDrive({ client, path: root })) as [RemoteDrive, RemoteDrive];
+  const noData = { srcDataPath: null, dataDir: null };
+  await there.renameData('bkt', 'k', Buffer.from('v1'), noData);
+  assert.deepEqual(await here.readMeta('bkt', 'k', { cached: true }), Buffer.from('v1'));
+  await there.renameData('bkt', 'k', Buffer.from('v2'), noData);
+  assert.deepEqual(await here.readMeta('bkt', 'k', { cached: true }), Buffer.from('v2'), "another node's overwrite");
+  // Removed behind the owner's back: its cache still answers a cached read, a plain read goes to the disk.
+  const [keyDir] = await readdir(join(root, 'bkt'));
+  await rm(join(root, 'bkt', keyDir!, 'xl.meta'));
+  assert.deepEqual(await here.readMeta('bkt', 'k', { cached: true }), Buffer.from('v2'));
+  await assert.rejects(here.readMeta('bkt', 'k'), FileNotFoundError);
+  forgetCachedMeta();
+  await assert.rejects(here.readMeta('bkt', 'k', { cached: true }), FileNotFoundError);
 });

@@ -4,7 +4,7 @@
  * in time surfaces as DiskNotFoundError (an offline drive: it does not vote in a quorum and the drive monitor
  * re-checks it), never as a hang. Errors raised by the remote drive itself arrive as their own classes.
  */
-import type { ChildState, DirScan, DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from '../storage/index.js';
+import type { ChildState, DirScan, DiskInfo, Drive, ReadMetaOptions, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from '../storage/index.js';
 import { DiskNotFoundError, FaultyDiskError, FileCorruptError } from '../storage/index.js';
 import { RpcAuthError, RpcProtocolError, RpcUnavailableError, SHARD_READ, SHARD_WRITE, drivePath } from './rpc/index.js';
 import type { DriveMethod, RpcClient, RpcUpload } from './rpc/index.js';
@@ -130,7 +130,13 @@ export class RemoteDrive implements Drive {
     await this.#call('renameData', [volume, key, meta, opts]);
   }
 
-  readMeta(volume: string, key: string): Promise<Buffer> { return this.#call('readMeta', [volume, key]); }
+  /**
+   * `cached` travels to the drive's owner, whose change log sees every change of its drives (the storage RPC included),
+   * so its answer from memory is as exact there as for its own GETs (storage/drive/meta-cache.ts).
+   */
+  readMeta(volume: string, key: string, opts?: ReadMetaOptions): Promise<Buffer> {
+    return this.#call('readMeta', opts?.cached === true ? [volume, key, { cached: true }] : [volume, key]);
+  }
 
   async openShardReader(volume: string, key: string, dataDir: string, file: string): Promise<ShardReader> {
     // No round trip to open: a missing file fails the first read, which the decoder treats as a bad shard.

@@ -20,10 +20,10 @@ export {
   InvalidObjectNameError, InvalidPartError, InvalidPartOrderError, InvalidStorageConfigError, LocalLocker,
   MAX_KEY_BYTES, MIN_PART_SIZE, ObjectNotFoundError, UploadNotFoundError, VersionNotFoundError, openPools, openStorage,
 } from './engine/index.js';
-export type { ChildState, DirScan, DiskInfo, Drive, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive/index.js';
+export type { ChildState, DirScan, DiskInfo, Drive, ReadMetaOptions, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive/index.js';
 export {
   DiskFullError, DiskNotFoundError, FaultyDiskError, FileCorruptError, FileNotFoundError, InvalidDrivePathError,
-  LocalDrive, UnformattedDiskError, VolumeExistsError, VolumeNotFoundError,
+  LocalDrive, UnformattedDiskError, VolumeExistsError, VolumeNotFoundError, forgetCachedMeta,
 } from './drive/index.js';
 export { BitrotMismatchError } from './bitrot/index.js';
 export { CorruptRecordError } from './format/index.js';
