@@ -406,9 +406,10 @@ export class LocalDrive implements Drive {
     const id = `${this.endpoint}\0${volume}/${key}`;
     const known = metaCache.get(id);
     if (known !== undefined && this.#l.changes.unchanged(volume, '', key, known.stamp)) {
+      // A copy, made now: callers own what they are given, and the cache's bytes are overwritten as it turns over.
+      const bytes = Buffer.from(known.bytes);
       await nextTurn();
-      // A copy: callers own what they are given (the cached bytes must never change).
-      return Buffer.from(known.bytes);
+      return bytes;
     }
     // Taken before the read: a change that lands while it runs is recorded after the stamp and voids the entry.
     const stamp = this.#l.changes.stamp();

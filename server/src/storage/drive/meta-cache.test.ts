@@ -25,27 +25,59 @@ async function removeByHand(root: string, key: string): Promise<void> {
   await rm(join(root, 'b', encodeSegment(key).name, META_FILE));
 }
 
-test('MetaCache: the oldest entries go first once the budget is spent; oversized records are not kept', () => {
+test('MetaCache: the oldest records go first once the ring is full; oversized records are not kept', () => {
   const entry = 1000;
-  const cache = new MetaCache(3 * (entry + 160));
-  for (const id of ['a', 'b', 'c']) cache.set(id, Buffer.alloc(entry), 's');
+  const cache = new MetaCache(3 * entry);
+  for (const [i, id] of ['a', 'b', 'c'].entries()) cache.set(id, Buffer.alloc(entry, i), 's');
   assert.equal(cache.size.entries, 3);
-  cache.set('d', Buffer.alloc(entry), 's');
+  cache.set('d', Buffer.alloc(entry, 3), 's');
   assert.equal(cache.get('a'), undefined, 'the oldest went');
-  assert.ok(cache.get('b') !== undefined && cache.get('d') !== undefined);
-  // Replacing an entry accounts for it once.
-  cache.set('b', Buffer.alloc(entry), 't');
-  assert.deepEqual(cache.size, { bytes: 3 * (entry + 160), entries: 3 });
+  assert.ok(cache.get('b')?.bytes.equals(Buffer.alloc(entry, 1)) && cache.get('d')?.bytes.equals(Buffer.alloc(entry, 3)));
+  // Keeping an id again replaces its entry and accounts for it once.
+  cache.set('b', Buffer.alloc(entry, 4), 't');
+  assert.deepEqual(cache.size, { bytes: 3 * entry, entries: 3 });
   assert.equal(cache.get('b')?.stamp, 't');
+  assert.ok(cache.get('b')?.bytes.equals(Buffer.alloc(entry, 4)));
   cache.set('big', Buffer.alloc(MAX_ENTRY_BYTES + 1), 's');
   assert.equal(cache.get('big'), undefined);
   assert.equal(cache.size.entries, 3);
   cache.set('c', Buffer.alloc(MAX_ENTRY_BYTES + 1), 's');
   assert.equal(cache.get('c'), undefined, 'a record grown too large drops its old entry');
-  assert.equal(new MetaCache(0).size.entries, 0);
   const off = new MetaCache(0);
   off.set('x', Buffer.alloc(1), 's');
   assert.equal(off.get('x'), undefined, 'a budget of 0 keeps nothing');
+});
+
+test('MetaCache: over many turns of the ring every entry still holds the bytes it was given', () => {
+  const max = 20_000;
+  const cache = new MetaCache(max);
+  const model = new Map<string, Buffer>();
+  let x = 7;
+  const next = (n: number): number => { x = (x * 1103515245 + 12345) >>> 0; return x % n; };
+  for (let i = 0; i < 20_000; i++) {
+    const id = `k${next(300)}`;
+    if (next(10) === 0) {
+      cache.delete(id);
+      model.delete(id);
+      continue;
+    }
+    const bytes = Buffer.alloc(4 + next(3000), i & 0xff);
+    bytes.writeUInt32LE(i, 0);
+    cache.set(id, bytes, String(i));
+    model.set(id, bytes);
+    let live = 0;
+    if (i % 97 === 0) {
+      for (const [k, want] of model) {
+        const got = cache.get(k);
+        if (got === undefined) continue;
+        live += got.bytes.length;
+        assert.ok(got.bytes.equals(want), `entry ${k} after ${i} sets`);
+      }
+      assert.equal(cache.size.bytes, live);
+      assert.ok(live <= max);
+    }
+  }
+  assert.ok(cache.size.entries >= 5, 'the ring keeps recent records');
 });
 
 test('nextTurn: answers of one turn resolve together, after the I/O callbacks of that turn', async () => {
