@@ -405,11 +405,15 @@ export class LocalDrive implements Drive {
     if (opts?.cached !== true) return this.#readMeta(volume, key);
     const id = `${this.endpoint}\0${volume}/${key}`;
     const known = metaCache.get(id);
-    if (known !== undefined && this.#l.changes.unchanged(volume, '', key, known.stamp)) {
-      // A copy, made now: callers own what they are given, and the cache's bytes are overwritten as it turns over.
-      const bytes = Buffer.from(known.bytes);
-      await nextTurn();
-      return bytes;
+    if (known !== undefined) {
+      if (this.#l.changes.unchanged(volume, '', key, known.stamp)) {
+        // A copy, made now: callers own what they are given, and the cache's bytes are overwritten as it turns over.
+        const bytes = Buffer.from(known.bytes);
+        await nextTurn();
+        return bytes;
+      }
+      // Changed since (or too old): a key now absent must not keep its entry.
+      metaCache.delete(id);
     }
     // Taken before the read: a change that lands while it runs is recorded after the stamp and voids the entry.
     const stamp = this.#l.changes.stamp();

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileNotFoundError } from './drive-errors.js';
 import { LocalDrive } from './local-drive.js';
-import { MAX_ENTRY_BYTES, MetaCache, forgetCachedMeta, nextTurn } from './meta-cache.js';
+import { MAX_ENTRY_BYTES, MetaCache, forgetCachedMeta, metaCache, nextTurn } from './meta-cache.js';
 import { META_FILE, encodeSegment } from './object-path.js';
 
 const CACHED = { cached: true };
@@ -102,7 +102,9 @@ test('cached reads: every change made through a drive of the same root is seen a
   await peer.renameData('b', 'k', Buffer.from('v3'), noData);
   assert.deepEqual(await drive.readMeta('b', 'k', CACHED), Buffer.from('v3'), 'a change through another instance');
   await peer.deleteObject('b', 'k');
+  const entries = metaCache.size.entries;
   await assert.rejects(drive.readMeta('b', 'k', CACHED), FileNotFoundError, 'a delete');
+  assert.equal(metaCache.size.entries, entries - 1, "a deleted key's entry goes");
   await drive.renameData('b', 'k', Buffer.from('v4'), noData);
   assert.deepEqual(await drive.readMeta('b', 'k', CACHED), Buffer.from('v4'), 'absent answers are never kept');
 });
