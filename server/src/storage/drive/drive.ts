@@ -101,13 +101,13 @@ export interface ChildState {
   same?: true;
 }
 
-/** A disk (local or remote) holding format, buckets, objects and the system area. */
 /** How {@link Drive.readMeta} may answer. */
 export interface ReadMetaOptions {
   /** A record read before and vouched for by the drive's change log will do (no I/O). */
   cached?: boolean;
 }
 
+/** A disk (local or remote) holding format, buckets, objects and the system area. */
 export interface Drive {
   /** Human-readable location (path or URL), used in logs and errors. */
   readonly endpoint: string;

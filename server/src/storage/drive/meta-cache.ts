@@ -9,13 +9,15 @@
  * It answers only while the drive has recorded no change of the key since the stamp, so every change made through
  * the server — a PUT, a delete, a heal, on this node or from a peer through the storage RPC, a new format — makes
  * the next read go to the disk. What the change log cannot see (files changed by hand, or bits flipped on the disk)
- * shows within change-log.ts's STAMP_MAX_AGE_MS (a minute): an older stamp is never honoured. Only the GET/HEAD fast path reads through
- * the cache; PUT's read of the current record, heal, the scanner and listings read the disk every time.
+ * shows within change-log.ts's STAMP_MAX_AGE_MS (a minute): an older stamp is never honoured. Only the GET/HEAD fast
+ * path reads through the cache; PUT's read of the current record, heal, the scanner and listings read the disk every
+ * time.
  *
  * Memory is bounded: at most {@link CACHE_BYTES} of records over all drives, in one ring buffer (outside the V8
- * heap), the oldest dropped first, and no record larger than {@link MAX_ENTRY_BYTES}; ~25,000 small objects' records at
- * most, so this is a cache of what was read recently, not the object index.
+ * heap), the oldest dropped first, and no record larger than {@link MAX_ENTRY_BYTES}; ~27,000 small objects' records
+ * at most, so this is a cache of what was read recently, not the object index.
  */
+
 /** Bytes of records kept over all drives of the process. */
 export const CACHE_BYTES = 64 * 1024 * 1024;
 /** Larger records (objects with many versions or large inline shards) are read from the disk every time. */
