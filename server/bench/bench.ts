@@ -7,6 +7,8 @@
  *   npm run bench -- --endpoint http://127.0.0.1:19120 --access-key S3RVER --secret-key S3RVER --pid 1234[,5678…]
  *                                       # any S3 endpoint, e.g. a peer from ../shared/peers, in the same run
  *                                       # (several pids: the processes of one server, memory and CPU summed)
+ *   npm run bench -- --ceiling --only small
+ *                                       # the ceiling server (ceiling-server.ts): what the machine allows small objects
  *   --large adds 5 GiB PUT/GET; --quick runs concurrency 1/16 and skips 1 GiB multipart (a smoke run);
  *   --only small,1MiB,64MiB,multipart,list runs those groups only.
  * Env: BENCH_DRIVES (default 4), BENCH_SECONDS per timed small-object scenario (default 5).
@@ -18,7 +20,7 @@ import { LeanS3 } from './lean-client.js';
 import { peakRssMiB, rssAnonMiB, rssFileMiB, rssMiB, serverMiB } from './proc-stats.js';
 import { emit, markdownTable } from './report.js';
 import { huge, largeObjects, list10k, multipart, smallObjects, type BenchContext } from './scenarios.js';
-import { external, fourNodes, singleNode, type Target } from './targets.js';
+import { ceiling, external, fourNodes, singleNode, type Target } from './targets.js';
 
 const MiB = 1024 * 1024;
 
@@ -32,6 +34,13 @@ async function target(): Promise<Target> {
   if (endpoint !== undefined) {
     const pids = (flag('--pid') ?? '').split(',').filter((p) => p !== '').map(Number);
     return external(endpoint, flag('--access-key') ?? process.env.BENCH_ACCESS_KEY ?? '', flag('--secret-key') ?? process.env.BENCH_SECRET_KEY ?? '', pids);
+  }
+  if (process.argv.includes('--ceiling')) {
+    if (flag('--only') !== 'small') {
+      process.stderr.write('bench: --ceiling measures small objects only; add --only small\n');
+      process.exit(2);
+    }
+    return ceiling();
   }
   return process.argv.includes('--cluster') ? fourNodes() : singleNode(Number(process.env.BENCH_DRIVES ?? 4));
 }

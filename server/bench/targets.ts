@@ -1,6 +1,10 @@
-/** What a bench run measures: one svc node, a 4-node svc cluster, or any S3 endpoint (a peer). */
-import { mkdtempSync } from 'node:fs';
+/** What a bench run measures: one svc node, a 4-node svc cluster, any S3 endpoint (a peer), or the ceiling server. */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startCluster } from '../test/cluster/helpers/cluster.js';
 import { startSvc } from '../test/helpers/svc-process.js';
 import { withDescendants } from './proc-stats.js';
@@ -68,5 +72,36 @@ export function external(url: string, accessKey: string, secretKey: string, pids
     urls: [url], accessKey, secretKey, pids: () => (pids.length === 0 ? [] : withDescendants(pids)), memory: 'sum',
     layout: { target: url, pids },
     async stop() {},
+  };
+}
+
+/**
+ * The ceiling server (ceiling-server.ts: the least a durable small PUT and a GET must do here, nothing else), on four
+ * log files in BENCH_DIR or the temp directory. Small objects only: it has no multipart upload or listing.
+ */
+export async function ceiling(): Promise<Target> {
+  const dir = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'svc-ceiling-'));
+  const accessKey = 'CEILING';
+  const secretKey = randomBytes(20).toString('hex');
+  const script = fileURLToPath(new URL('./ceiling-server.ts', import.meta.url));
+  const proc = spawn(process.execPath, ['--import', 'tsx', script, dir, accessKey, secretKey], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const started = await new Promise<{ url: string; pid: number }>((resolve, reject) => {
+    let out = '';
+    proc.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const line = out.split('\n')[0];
+      if (out.includes('\n') && line !== undefined) resolve(JSON.parse(line) as { url: string; pid: number });
+    });
+    proc.once('exit', (code) => reject(new Error(`ceiling server exited with ${code} before listening`)));
+  });
+  return {
+    urls: [started.url], accessKey, secretKey, pids: () => [started.pid], memory: 'max',
+    layout: { target: 'ceiling server (server/bench/ceiling-server.ts)', logs: 4, dir },
+    async stop() {
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.kill();
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
