@@ -6,7 +6,7 @@
  * - every request: fastify, and the project's own SigV4 check (verifyRequest);
  * - a PUT: the body read, its MD5 (the ETag), and a record of the size of a 4 KiB object's inline record on a 2+2
  *   stripe appended to each of four log files opened with O_DSYNC, the appends of one turn sharing one write per
- *   file (group commit, as the commit log does); the 200 follows the four synced writes;
+ *   file (group commit: the commit log's own LogFile); the 200 follows the four synced writes;
  * - a GET: the body from a Map (no lookup on disk, no record decoded).
  * Not a product and not S3: no buckets, listings or errors beyond 403/404.
  *
@@ -15,11 +15,12 @@
  */
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { isSigV4Error, verifyRequest } from '../src/auth/index.js';
+import { LogFile } from '../src/storage/drive/commit-log.js';
 
 const [dir, accessKey, secretKey] = process.argv.slice(2);
 if (dir === undefined || accessKey === undefined || secretKey === undefined) {
@@ -30,37 +31,11 @@ if (dir === undefined || accessKey === undefined || secretKey === undefined) {
 /** A 4 KiB object's record on one drive of a 2+2 stripe: its 2 KiB shard and ~400 bytes of metadata. */
 const RECORD_OVERHEAD = 400;
 
-interface LogFile { fh: FileHandle; queue: { buf: Buffer; done(err?: Error): void }[]; flushing: boolean }
-
 const logs: LogFile[] = await Promise.all([1, 2, 3, 4].map(async (i) => {
   await mkdir(join(dir, `drive${i}`), { recursive: true });
-  const fh = await open(join(dir, `drive${i}`, 'log'), constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_DSYNC);
-  return { fh, queue: [], flushing: false };
+  const path = join(dir, `drive${i}`, 'log');
+  return new LogFile(i, path, await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_DSYNC));
 }));
-
-async function flush(log: LogFile): Promise<void> {
-  while (log.queue.length > 0) {
-    const batch = log.queue;
-    log.queue = [];
-    try {
-      await log.fh.writev(batch.map((b) => b.buf));
-      for (const b of batch) b.done();
-    } catch (err) {
-      for (const b of batch) b.done(err as Error);
-    }
-  }
-  log.flushing = false;
-}
-
-function append(log: LogFile, buf: Buffer): Promise<void> {
-  return new Promise((resolve, reject) => {
-    log.queue.push({ buf, done: (err) => (err === undefined ? resolve() : reject(err)) });
-    if (!log.flushing) {
-      log.flushing = true;
-      setImmediate(() => void flush(log));
-    }
-  });
-}
 
 const objects = new Map<string, Buffer>();
 const lookup = async (key: string): Promise<string | undefined> => (key === accessKey ? secretKey : undefined);
@@ -93,7 +68,7 @@ app.route({
     // A bucket's creation (one path segment) stores nothing.
     if (rawPath.indexOf('/', 1) > 0) {
       const shard = body.subarray(0, Math.ceil(body.length / 2));
-      await Promise.all(logs.map((log) => append(log, Buffer.concat([Buffer.alloc(RECORD_OVERHEAD, 1), shard]))));
+      await Promise.all(logs.map((log) => log.append(Buffer.concat([Buffer.alloc(RECORD_OVERHEAD, 1), shard]))));
       objects.set(rawPath, body);
     }
     return reply.header('etag', `"${etag}"`).send();

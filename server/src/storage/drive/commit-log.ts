@@ -31,8 +31,11 @@ export const CHECKPOINT_MS = 1_000;
 const LOG_DIR = 'log';
 const LOG_SUFFIX = '.log';
 
-/** One log file being appended to: group commit of the appends that arrive while the previous write syncs. */
-class LogFile {
+/**
+ * One log file being appended to: group commit of the appends that arrive while the previous write syncs. `fh` must be
+ * opened with O_DSYNC. (Also what the bench's ceiling server appends with: server/bench/ceiling-server.ts.)
+ */
+export class LogFile {
   readonly gen: number;
   readonly path: string;
   readonly #fh: FileHandle;
