@@ -183,7 +183,9 @@ test('a cached read travels to the drive owner: changes through any node show at
   });
   const [here, there] = clients.map((client) => new RemoteDrive({ client, path: root })) as [RemoteDrive, RemoteDrive];
   const noData = { srcDataPath: null, dataDir: null };
-  await there.renameData('bkt', 'k', Buffer.from('v1'), noData);
+  assert.equal(await there.renameData('bkt', 'k', Buffer.from('v1'), { ...noData, returnPrevious: true }), null);
+  assert.deepEqual(await there.renameData('bkt', 'k', Buffer.from('v1'), { ...noData, returnPrevious: true }), Buffer.from('v1'), 'the replaced record comes back over the RPC');
+  assert.equal(await there.renameData('bkt', 'k', Buffer.from('v1'), noData), null);
   assert.deepEqual(await here.readMeta('bkt', 'k', { cached: true }), Buffer.from('v1'));
   await there.renameData('bkt', 'k', Buffer.from('v2'), noData);
   assert.deepEqual(await here.readMeta('bkt', 'k', { cached: true }), Buffer.from('v2'), "another node's overwrite");

@@ -126,8 +126,10 @@ export class RemoteDrive implements Drive {
   async renameSys(src: string, dst: string): Promise<void> { await this.#call('renameSys', [src, dst]); }
   async deleteSysPath(sysPath: string): Promise<void> { await this.#call('deleteSysPath', [sysPath]); }
 
-  async renameData(volume: string, key: string, meta: Uint8Array, opts: RenameDataOptions): Promise<void> {
-    await this.#call('renameData', [volume, key, meta, opts]);
+  /** With `returnPrevious`, the owner's answer is the replaced record (null: none); null otherwise. */
+  async renameData(volume: string, key: string, meta: Uint8Array, opts: RenameDataOptions): Promise<Buffer | null> {
+    const previous: unknown = await this.#call('renameData', [volume, key, meta, opts]);
+    return Buffer.isBuffer(previous) ? previous : null;
   }
 
   /**

@@ -56,6 +56,13 @@ export interface RenameDataOptions {
    * every other data directory of the object is removed after the commit.
    */
   keepDataDirs?: readonly string[];
+  /**
+   * The caller did not read the key's record before (an unversioned PUT: the read was a quarter of a small PUT's
+   * wait, issue 9): the commit resolves with the record it replaced (null when the key had none), and every data
+   * directory the key had stays, whatever `keepDataDirs` says. The caller removes the ones the new record does not
+   * reference once the commit has write quorum, or puts the replaced record back below it (engine/versions.ts).
+   */
+  returnPrevious?: boolean;
 }
 
 /** One entry of {@link Drive.listVolumes}. */
@@ -155,9 +162,10 @@ export interface Drive {
 
   /**
    * Commits an object on this drive: moves the data directory in (if any), then atomically
-   * replaces the metadata record, then removes data directories the new record no longer references.
+   * replaces the metadata record, then removes data directories the new record no longer references. Resolves with
+   * the replaced record with `returnPrevious`, null otherwise.
    */
-  renameData(volume: string, key: string, meta: Uint8Array, opts: RenameDataOptions): Promise<void>;
+  renameData(volume: string, key: string, meta: Uint8Array, opts: RenameDataOptions): Promise<Buffer | null>;
   /**
    * FileNotFoundError when the object has no metadata record on this drive. `cached`: the GET/HEAD fast path, which
    * a local drive may answer from the record it read last if no change of the key was recorded since (meta-cache.ts).

@@ -4,9 +4,15 @@ import { COMMIT_CREATED, COMMIT_EXISTED, COMMIT_NO_VOLUME, type CommitItem } fro
 /** How an inline commit's metadata file was written (io-worker-source.ts CommitsJob). */
 export type CommitOutcome = typeof COMMIT_CREATED | typeof COMMIT_EXISTED | typeof COMMIT_NO_VOLUME;
 
+/** An inline commit's outcome, and the metadata file it replaced when the item asked for it (null: none). */
+export interface CommitDone {
+  outcome: CommitOutcome;
+  previous: Buffer | null;
+}
+
 interface Queued {
   item: CommitItem;
-  resolve(outcome: CommitOutcome): void;
+  resolve(done: CommitDone): void;
   reject(err: Error): void;
 }
 
@@ -19,7 +25,7 @@ interface Queued {
 export class InlineCommits {
   #queue: Queued[] = [];
 
-  run(item: CommitItem): Promise<CommitOutcome> {
+  run(item: CommitItem): Promise<CommitDone> {
     return new Promise((resolve, reject) => {
       if (this.#queue.length === 0) setImmediate(() => this.#flush());
       this.#queue.push({ item, resolve, reject });
@@ -32,8 +38,12 @@ export class InlineCommits {
     runIoJob({ op: 'commits', items: batch.map((q) => q.item) }).then((a) => {
       batch.forEach((q, i) => {
         const r = a.results[i]!;
-        if (r === COMMIT_CREATED || r === COMMIT_EXISTED || r === COMMIT_NO_VOLUME) q.resolve(r);
-        else q.reject(ioError(r, a.errnos[i]));
+        const previous = a.previous[i] ?? null;
+        if (r === COMMIT_CREATED || r === COMMIT_EXISTED || r === COMMIT_NO_VOLUME) {
+          q.resolve({ outcome: r, previous: previous === null ? null : Buffer.from(previous.buffer, previous.byteOffset, previous.byteLength) });
+        } else {
+          q.reject(ioError(r, a.errnos[i]));
+        }
       });
     }, (err: Error) => { for (const q of batch) q.reject(err); });
   }

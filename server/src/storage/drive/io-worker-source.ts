@@ -68,12 +68,16 @@ export interface CommitItem {
   tmp: string;
   dst: string;
   data: Uint8Array;
+  /** Read `dst` before it is replaced, for CommitsAnswer.previous (RenameDataOptions.returnPrevious). */
+  previous?: boolean;
 }
 
 /** Per item of a {@link CommitsJob}: COMMIT_CREATED (the key's directory is new), COMMIT_EXISTED, COMMIT_NO_VOLUME, or an error code. */
 export interface CommitsAnswer {
   results: string[];
   errnos: (number | null)[];
+  /** Per item asking for it: the metadata file the commit replaced (null: there was none). */
+  previous: (Uint8Array | null)[];
 }
 
 export const COMMIT_CREATED = 'CREATED';
@@ -216,22 +220,31 @@ function reads(job) {
   }
   return { data, errors, errnos };
 }
-function commit(it) {
+function commit(it, previous, i) {
   const created = fs.mkdirSync(it.dir, { recursive: true });
   if (created !== undefined && created.length <= it.volDir.length) {
     fs.rmSync(created, { recursive: true, force: true });
     return '${COMMIT_NO_VOLUME}';
+  }
+  // A new key's directory holds no record: nothing to read.
+  if (it.previous && created === undefined) {
+    try {
+      const len = readWhole(it.dst);
+      // Its own memory (transferred with the answer), not a view of the scratch buffer.
+      previous[i] = new Uint8Array(len);
+      previous[i].set(scratch.subarray(0, len));
+    } catch (e) { if (e.code !== 'ENOENT') throw e; }
   }
   fs.writeFileSync(it.tmp, it.data);
   try { fs.renameSync(it.tmp, it.dst); } catch (e) { try { fs.unlinkSync(it.tmp); } catch {} throw e; }
   return created === undefined ? '${COMMIT_EXISTED}' : '${COMMIT_CREATED}';
 }
 function commits(job) {
-  const results = [], errnos = [];
-  for (const it of job.items) {
-    try { results.push(commit(it)); errnos.push(null); } catch (e) { results.push(String(e.code || e.message)); errnos.push(e.errno ?? null); }
-  }
-  return { results, errnos };
+  const results = [], errnos = [], previous = job.items.map(() => null);
+  job.items.forEach((it, i) => {
+    try { results.push(commit(it, previous, i)); errnos.push(null); } catch (e) { results.push(String(e.code || e.message)); errnos.push(e.errno ?? null); }
+  });
+  return { results, errnos, previous };
 }
 parentPort.on('message', (m) => {
   let value, error, errno, transfer = [];
@@ -243,7 +256,7 @@ parentPort.on('message', (m) => {
         transfer = [value.status.buffer, value.children.buffer, value.offsets.buffer, value.data.buffer];
         break;
       case 'read': value = read(m.job); transfer = [value.buffer]; break;
-      case 'commits': value = commits(m.job); break;
+      case 'commits': value = commits(m.job); transfer = value.previous.filter((d) => d !== null).map((d) => d.buffer); break;
       case 'reads': value = reads(m.job); transfer = value.data.filter((d) => d !== null).map((d) => d.buffer); break;
       default: error = 'EINVAL';
     }

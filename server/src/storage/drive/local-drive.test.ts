@@ -81,6 +81,33 @@ test('data directories are moved in, replaced atomically and stale ones removed'
   await assert.rejects(drive.openShardReader('b', 'k', d1, 'part.1'), FileNotFoundError);
 });
 
+test('returnPrevious: a commit hands back the record it replaced and leaves every data directory to the caller', async (t) => {
+  const { root, drive } = await fresh(t);
+  await drive.makeVolume('b', Buffer.alloc(0));
+  const ask = { srcDataPath: null, dataDir: null, returnPrevious: true };
+  // Inline commits (through the commit log and an I/O worker).
+  assert.equal(await drive.renameData('b', 'k', Buffer.from('v1'), ask), null, 'a new key had no record');
+  assert.deepEqual(await drive.renameData('b', 'k', Buffer.from('v2'), ask), Buffer.from('v1'));
+  assert.equal(await drive.renameData('b', 'k', Buffer.from('v3'), { srcDataPath: null, dataDir: null }), null, 'not asked');
+  assert.deepEqual(await drive.readMeta('b', 'k'), Buffer.from('v3'));
+  // Commits moving a data directory in.
+  const dirs = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222'];
+  for (const [i, d] of dirs.entries()) {
+    const w = await drive.createShardWriter(`tmp/t${i}/${d}/part.1`);
+    await w.write([Buffer.from(`data${i}`)]);
+    await w.close();
+    const previous = await drive.renameData('b', 'big', Buffer.from(`w${i}`), { srcDataPath: `tmp/t${i}/${d}`, dataDir: d, keepDataDirs: [d], returnPrevious: true });
+    assert.deepEqual(previous, i === 0 ? null : Buffer.from('w0'));
+  }
+  const keyDir = join(root, 'b', '+big');
+  assert.deepEqual((await readdir(keyDir)).sort(), [...dirs, 'xl.meta'], 'the replaced data stays, whatever keepDataDirs says');
+  // An inline record replacing one with data: the data stays too, until the caller's rewrite drops it.
+  assert.deepEqual(await drive.renameData('b', 'big', Buffer.from('small'), { ...ask, keepDataDirs: [] }), Buffer.from('w1'));
+  assert.deepEqual((await readdir(keyDir)).sort(), [...dirs, 'xl.meta']);
+  await drive.renameData('b', 'big', Buffer.from('small'), { srcDataPath: null, dataDir: null, keepDataDirs: [] });
+  assert.deepEqual(await readdir(keyDir), ['xl.meta']);
+});
+
 test('names that would escape the drive are refused', async (t) => {
   const { drive } = await fresh(t);
   await assert.rejects(drive.makeVolume('..', Buffer.alloc(0)), InvalidDrivePathError);

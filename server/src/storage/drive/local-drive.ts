@@ -287,13 +287,14 @@ export class LocalDrive implements Drive {
     }
   }
 
-  async renameData(volume: string, key: string, meta: Uint8Array, opts: RenameDataOptions): Promise<void> {
+  async renameData(volume: string, key: string, meta: Uint8Array, opts: RenameDataOptions): Promise<Buffer | null> {
     // Listings follow writes: the listing's workers start with the first object written, not with the first page.
     warmIoPool();
     const volDir = this.#l.volumeDir(volume);
     const { dir, named } = this.#l.objectDir(volume, key);
     if (opts.dataDir !== null) assertDataDir(opts.dataDir);
     const src = opts.srcDataPath === null ? null : this.#l.sysPath(opts.srcDataPath);
+    let previous: Buffer | null = null;
     try {
       // Inline objects (no data directory to move in, no hashed segment names) commit through the log.
       const logged = src === null && named.length === 0 && await this.#log.ready();
@@ -301,8 +302,11 @@ export class LocalDrive implements Drive {
       // A concurrent delete may prune the fresh directory before the rename: retry once.
       for (let attempt = 0; ; attempt++) {
         try {
-          if (logged) await this.#log.commit(volume, key, meta, () => this.#commitInline(volDir, dir, meta, opts));
-          else await this.#commit(volDir, dir, named, src, meta, opts);
+          if (logged) {
+            await this.#log.commit(volume, key, meta, async () => { previous = await this.#commitInline(volDir, dir, meta, opts); });
+          } else {
+            previous = await this.#commit(volDir, dir, named, src, meta, opts);
+          }
           break;
         } catch (err) {
           if (attempt > 0 || errno(err) !== 'ENOENT') throw err;
@@ -316,17 +320,24 @@ export class LocalDrive implements Drive {
       // Recorded once on disk (or failed half-way): listings read the key again (change-log.ts).
       this.#l.changes.touch(volume, key);
     }
+    return previous;
   }
 
   async #commit(
     volDir: string, dir: string, named: { dir: string; original: string }[], src: string | null, meta: Uint8Array, opts: RenameDataOptions,
-  ): Promise<void> {
+  ): Promise<Buffer | null> {
     const created = await mkdir(dir, { recursive: true });
     if (created !== undefined && created.length <= volDir.length) {
       // mkdir -p had to create the volume (or the root): the bucket does not exist here.
       await rm(created, { recursive: true, force: true });
       throw await this.#volumeMissing(volDir);
     }
+    const previous = opts.returnPrevious === true && created === undefined
+      ? await readFile(join(dir, META_FILE)).catch((err: unknown) => {
+        if (errno(err) !== 'ENOENT') throw err;
+        return null;
+      })
+      : null;
     let trashed = false;
     const moved: string[] = [];
     for (const n of named) await this.#atomicWrite(join(n.dir, SEGMENT_NAME_FILE), Buffer.from(n.original, 'utf8'));
@@ -352,8 +363,10 @@ export class LocalDrive implements Drive {
     await this.#atomicWrite(join(dir, META_FILE), meta);
     // Durable before the drive answers (issue 9: fsync'd on write quorum before the 200): the new names too.
     await syncDirs([...newNameDirs(dir, created), ...named.map((n) => n.dir), ...moved]);
-    if (created === undefined) await this.#dropStaleDataDirs(dir, opts);
+    // With returnPrevious the caller drops them, once the commit has write quorum (RenameDataOptions).
+    if (created === undefined && opts.returnPrevious !== true) await this.#dropStaleDataDirs(dir, opts);
     if (trashed) await this.#emptyTrash();
+    return previous;
   }
 
   /** The error of a commit whose bucket directory is not there: the drive's state says which. */
@@ -372,11 +385,16 @@ export class LocalDrive implements Drive {
     await Promise.all(stale.map((n) => rm(join(dir, n), { recursive: true, force: true })));
   }
 
-  /** An inline commit's metadata file, written without a sync: its record in the log makes it durable. */
-  async #commitInline(volDir: string, dir: string, meta: Uint8Array, opts: RenameDataOptions): Promise<void> {
-    const outcome = await this.#inline.run({ volDir, dir, tmp: join(this.#l.tmp, `${randomUUID()}.part`), dst: join(dir, META_FILE), data: meta });
-    if (outcome === COMMIT_NO_VOLUME) throw await this.#volumeMissing(volDir);
-    if (outcome === COMMIT_EXISTED) await this.#dropStaleDataDirs(dir, opts);
+  /**
+   * An inline commit's metadata file, written without a sync: its record in the log makes it durable. Resolves with
+   * the file it replaced when asked (RenameDataOptions.returnPrevious).
+   */
+  async #commitInline(volDir: string, dir: string, meta: Uint8Array, opts: RenameDataOptions): Promise<Buffer | null> {
+    const previous = opts.returnPrevious === true;
+    const done = await this.#inline.run({ volDir, dir, tmp: join(this.#l.tmp, `${randomUUID()}.part`), dst: join(dir, META_FILE), data: meta, previous });
+    if (done.outcome === COMMIT_NO_VOLUME) throw await this.#volumeMissing(volDir);
+    if (done.outcome === COMMIT_EXISTED && !previous) await this.#dropStaleDataDirs(dir, opts);
+    return done.previous;
   }
 
   /**

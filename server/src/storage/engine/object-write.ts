@@ -105,11 +105,11 @@ export async function commitObject(
 ): Promise<void> {
   const unlock = await set.locker.lock(`${bucket}/${key}`);
   try {
-    // Read even when unversioned: if the commit misses write quorum, the drives that took it are rolled back to
-    // this record (without it they would lose the object they held). An unreadable record is no reason to refuse
-    // the write; the rollback then removes the new version only.
-    const prev = versioning === undefined ? await currentRecord(set, bucket, key).catch(() => null) : await currentRecord(set, bucket, key);
-    const record = recordWith(key, prev, meta, versioning);
+    // Unversioned, the new record holds the fresh version alone: the drives hand back what their commits replace
+    // (versions.ts writeRecord), and a commit that misses write quorum is rolled back to those (without them the
+    // drives that took it would lose the object they held: overwrite-rollback.test.ts).
+    const prev = versioning === undefined ? undefined : await currentRecord(set, bucket, key);
+    const record = recordWith(key, prev ?? null, meta, versioning);
     assertHeld(unlock, `${bucket}/${key}`);
     await writeRecord(set, bucket, key, record, { prev, mask, fresh: { meta, inline }, src });
   } finally {

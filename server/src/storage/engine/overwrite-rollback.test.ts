@@ -14,7 +14,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -22,7 +22,8 @@ import { FaultyDiskError, LocalDrive, openStorage, type Drive } from '../index.j
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
-test('a failed overwrite leaves the previous version readable', async (t) => {
+/** Six local drives, EC:2; renameData fails on the drives in the returned set. */
+async function sixDrives(t: { after(fn: () => unknown): void }) {
   const root = await mkdtemp(join(tmpdir(), 'svc-repro-'));
   t.after(() => rm(root, { recursive: true, force: true }));
   const paths = Array.from({ length: 6 }, (_, i) => join(root, `d${i + 1}`));
@@ -36,7 +37,7 @@ test('a failed overwrite leaves the previous version readable', async (t) => {
         if (prop === 'renameData') {
           return async (...args: unknown[]) => {
             if (failing.has(i)) throw new FaultyDiskError(p, 'injected commit failure');
-            return (v as (...a: unknown[]) => Promise<void>).apply(target, args);
+            return (v as (...a: unknown[]) => Promise<unknown>).apply(target, args);
           };
         }
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
@@ -46,17 +47,53 @@ test('a failed overwrite leaves the previous version readable', async (t) => {
   const st = await openStorage({ sets: [paths], drives: [drives], parity: 2, driveCheckIntervalMs: 3_600_000 });
   t.after(() => st.close());
   await st.makeBucket('b');
-  const a = randomBytes(1024 * 1024);
-  await st.putObject('b', 'k', Readable.from([a]), { size: a.length, metadata: { system: {}, user: {} } });
+  return { st, paths, failing };
+}
 
-  for (const i of [3, 4, 5]) failing.add(i);
-  const b = randomBytes(1024 * 1024);
-  await assert.rejects(st.putObject('b', 'k', Readable.from([b]), { size: b.length, metadata: { system: {}, user: {} } }), /quorum/);
-  failing.clear();
-  // The failed drives were taken offline by the injected errors; the drive monitor's check brings them back.
-  assert.equal((await st.health()).onlineDrives, 6);
+const put = (st: Awaited<ReturnType<typeof sixDrives>>['st'], key: string, body: Buffer) => (
+  st.putObject('b', key, Readable.from([body]), { size: body.length, metadata: { system: {}, user: {} } })
+);
 
+async function readAll(st: Awaited<ReturnType<typeof sixDrives>>['st'], key: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const c of (await st.openObject('b', 'k')).read()) chunks.push(c as Buffer);
-  assert.equal(sha(Buffer.concat(chunks)), sha(a), 'the acknowledged version survives a failed overwrite');
+  for await (const c of (await st.openObject('b', key)).read()) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+// Objects with a data directory (1 MiB) and inline ones (1 KiB: their record holds the data, and the commit goes
+// through the drives' commit logs), overwritten by either kind.
+const MiB = 1024 * 1024;
+for (const [from, to] of [[MiB, MiB], [1024, 1024], [MiB, 1024], [1024, MiB]] as const) {
+  test(`a failed overwrite leaves the previous version readable (${from} bytes overwritten by ${to})`, async (t) => {
+    const { st, failing } = await sixDrives(t);
+    const a = randomBytes(from);
+    await put(st, 'k', a);
+    for (const i of [3, 4, 5]) failing.add(i);
+    await assert.rejects(put(st, 'k', randomBytes(to)), /quorum/);
+    failing.clear();
+    // The failed drives were taken offline by the injected errors; the drive monitor's check brings them back.
+    assert.equal((await st.health()).onlineDrives, 6);
+    assert.equal(sha(await readAll(st, 'k')), sha(a), 'the acknowledged version survives a failed overwrite');
+  });
+}
+
+test('a failed first write of a key leaves no trace of it', async (t) => {
+  const { st, paths, failing } = await sixDrives(t);
+  for (const i of [3, 4, 5]) failing.add(i);
+  await assert.rejects(put(st, 'new', randomBytes(1024)), /quorum/);
+  failing.clear();
+  await assert.rejects(st.openObject('b', 'new'), (err: Error) => err.name === 'ObjectNotFoundError');
+  for (const p of paths) assert.deepEqual(await readdir(join(p, 'b')), ['.bucket.meta'], `no key directory left on ${p}`);
+});
+
+test('a successful overwrite removes the replaced data on every drive', async (t) => {
+  const { st, paths } = await sixDrives(t);
+  await put(st, 'k', randomBytes(MiB));
+  const b = randomBytes(1024);
+  await put(st, 'k', b);
+  for (const p of paths) {
+    const names = await readdir(join(p, 'b', '+k'));
+    assert.deepEqual(names, ['xl.meta'], `only the inline record is left on ${p}`);
+  }
+  assert.equal(sha(await readAll(st, 'k')), sha(b));
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RenameDataOptions } from '../drive/index.js';
 import { VolumeNotFoundError, isDriveOfflineError } from '../drive/index.js';
 import { countOk, reduceErrors, writeQuorum } from '../erasure/index.js';
-import { NULL_VERSION_ID, encodeObjectRecord, isDeleteMarker } from '../format/index.js';
+import { NULL_VERSION_ID, decodeObjectRecord, encodeObjectRecord, isDeleteMarker } from '../format/index.js';
 import type { ObjectMeta, ObjectRecord, VersionMeta } from '../format/index.js';
 import type { ErasureSet, QuorumMeta, QuorumRecord } from './erasure-set.js';
 import { recordK, recordM } from './erasure-set.js';
@@ -91,13 +91,30 @@ function driveRecord(record: ObjectRecord, i: number, prev: QuorumRecord | null,
 
 /** How one record rewrite reaches the drives. */
 export interface WriteRecordOptions {
-  /** The record being replaced (null: the key had none), for per-drive copies and rollback. */
-  prev: QuorumRecord | null;
+  /**
+   * The record being replaced (null: the key had none), for per-drive copies and rollback. Undefined: not read, for
+   * a record of the fresh version alone (an unversioned PUT, recordWith): each drive hands back the record it replaced
+   * (RenameDataOptions.returnPrevious), and the rollback and the removal of replaced data go by those. Reading it
+   * first was a quarter of a small PUT's wait (issue 9; docs/performance.md, sixteenth session).
+   */
+  prev: QuorumRecord | null | undefined;
   /** Drives to write (a fresh version goes only where its shards were written). */
   mask: readonly boolean[];
   fresh?: FreshVersion;
   /** Data directory of the fresh version to move in, per drive. */
   src?: (i: number) => Pick<RenameDataOptions, 'srcDataPath' | 'dataDir' | 'keepFiles'>;
+}
+
+/** What a drive had before a commit: its record, or null; undefined when its bytes did not decode. */
+type Replaced = ObjectRecord | null | undefined;
+
+function decodeReplaced(bytes: Buffer | null): Replaced {
+  if (bytes === null) return null;
+  try {
+    return decodeObjectRecord(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -112,14 +129,27 @@ export async function writeRecord(set: ErasureSet, bucket: string, key: string, 
   const keep = new Set(keepDataDirs);
   const stale = { v: false };
   const written = new Map<number, Uint8Array>();
+  const unread = opts.prev === undefined;
+  /** Per drive, with `unread`: the record its commit replaced. */
+  const replaced = new Map<number, Replaced>();
   // Data directories of the drive's previous record that the new record drops: kept until the new record has
   // write quorum, because a failed overwrite is rolled back to the previous record, which still points at them.
-  const dropped = (i: number): string[] => dataDirsOf(opts.prev?.perDrive[i]?.versions ?? []).filter((d) => !keep.has(d));
-  const commit = (i: number): Promise<void> => {
+  const dropped = (i: number): string[] => {
+    const before = unread ? replaced.get(i) : opts.prev?.perDrive[i];
+    // An undecodable record may have pointed at anything: the final rewrite below drops what `record` does not keep.
+    if (before === undefined) return unread ? ['?'] : [];
+    return dataDirsOf(before?.versions ?? []).filter((d) => !keep.has(d));
+  };
+  const commit = async (i: number): Promise<void> => {
     const src = opts.src?.(i) ?? { srcDataPath: null, dataDir: null };
-    const mine = encodeObjectRecord(driveRecord(record, i, opts.prev, opts.fresh, stale));
+    const mine = encodeObjectRecord(driveRecord(record, i, opts.prev ?? null, opts.fresh, stale));
     written.set(i, mine);
-    return set.drives[i]!.drive.renameData(bucket, key, mine, { ...src, keepDataDirs: [...keepDataDirs, ...dropped(i)] });
+    const drive = set.drives[i]!.drive;
+    if (!unread) {
+      await drive.renameData(bucket, key, mine, { ...src, keepDataDirs: [...keepDataDirs, ...dropped(i)] });
+      return;
+    }
+    replaced.set(i, decodeReplaced(await drive.renameData(bucket, key, mine, { ...src, keepDataDirs, returnPrevious: true })));
   };
   let res = await set.each((_d, i) => commit(i), opts.mask);
   if (opts.fresh?.inline !== null && opts.fresh !== undefined && countOk(res) < wq && res.some((r) => !r.ok && isDriveOfflineError(r.error))) {
@@ -137,7 +167,9 @@ export async function writeRecord(set: ErasureSet, bucket: string, key: string, 
     if (ok < set.n || stale.v) set.heals.queueObject(set, bucket, key, stale.v);
     return;
   }
-  await rollback(set, bucket, key, opts.prev, res.map((r) => r.ok));
+  const took = res.map((r) => r.ok);
+  if (unread) await rollbackReplaced(set, bucket, key, replaced, took);
+  else await rollback(set, bucket, key, opts.prev ?? null, took);
   if (reduceErrors(res, set.n - ok) instanceof VolumeNotFoundError) throw new BucketNotFoundError(bucket);
   throw new InsufficientWriteQuorumError(`write quorum ${wq} not reached: ${ok} of ${set.n} drives committed`);
 }
@@ -147,6 +179,18 @@ async function rollback(set: ErasureSet, bucket: string, key: string, prev: Quor
     const old = prev?.perDrive[i] ?? null;
     if (old === null) return d.deleteObject(bucket, key);
     return d.renameData(bucket, key, encodeObjectRecord(old), { srcDataPath: null, dataDir: null, keepDataDirs: dataDirsOf(old.versions) });
+  }, took);
+}
+
+/**
+ * The rollback of a commit whose drives handed back what they replaced: each gets its own record back. A drive whose
+ * record did not decode loses the key, as when a read of it fails first (rollback): a heal rebuilds it.
+ */
+async function rollbackReplaced(set: ErasureSet, bucket: string, key: string, replaced: ReadonlyMap<number, Replaced>, took: readonly boolean[]): Promise<void> {
+  await set.each(async (d, i) => {
+    const old = replaced.get(i) ?? null;
+    if (old === null) return d.deleteObject(bucket, key);
+    await d.renameData(bucket, key, encodeObjectRecord(old), { srcDataPath: null, dataDir: null, keepDataDirs: dataDirsOf(old.versions) });
   }, took);
 }
 
