@@ -1,0 +1,96 @@
+/**
+ * Two builds of svc on one scenario, interleaved, each run on a file system made fresh for it (issue 9: "compare as
+ * ratios taken in one run"): `npm run bench:ab -- --old <git rev> [--pairs N] [-- <bench:get options>]`.
+ *
+ * Why a fresh file system per run: on this VM's root ext4 (no journal) a run's figures follow what ran before it.
+ * Files deleted in the last minutes make every new inode scan past them (ext4's recently_deleted check), and the
+ * same build read 1,008 and 1,393 4 KiB PUTs/s in back-to-back runs. On a new ext4 image per run (a loop device, with
+ * a journal as a deployment would have) the same comparison repeated within a few per cent (docs/performance.md,
+ * sixteenth session).
+ *
+ * The old build is checked out in a temporary git worktree (node_modules linked from this checkout) and built with
+ * `tsc -b`; both builds run their own `server/bench/get-bench.ts`. The order alternates per pair.
+ * Output: get-bench's JSON lines with `build` ("new" or "old") and `pair` added, then per build and round the median
+ * of ops/s and of server CPU per operation. Needs root, mkfs.ext4, mount and loop devices; a bad option or a missing
+ * tool: one line on stderr, exit code 2.
+ */
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseAbArgs, summarizeAb, type AbLine } from './ab-args.js';
+
+function fail(message: string): never {
+  process.stderr.write(`bench:ab: ${message}\n`);
+  process.exit(2);
+}
+
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): SpawnSyncReturns<string> {
+  const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.error !== undefined || r.status !== 0) {
+    fail(`${cmd} ${args.join(' ')} failed: ${(r.stderr ?? '').trim().split('\n').pop() ?? r.error?.message}`);
+  }
+  return r;
+}
+
+const opts = (() => {
+  try {
+    return parseAbArgs(process.argv.slice(2));
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+})();
+if (process.getuid?.() !== 0) fail('needs root (it makes and mounts a file system per run)');
+for (const tool of ['mkfs.ext4', 'mount', 'umount']) {
+  if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) fail(`${tool} not found (apt-get install e2fsprogs mount)`);
+}
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const work = mkdtempSync(join(tmpdir(), 'svc-ab-'));
+const oldTree = join(work, 'old');
+const image = join(work, 'fs.img');
+const mnt = join(work, 'mnt');
+let mounted = false;
+
+function cleanUp(): void {
+  if (mounted) spawnSync('umount', [mnt]);
+  mounted = false;
+  spawnSync('git', ['worktree', 'remove', '--force', oldTree], { cwd: repo });
+  rmSync(work, { recursive: true, force: true });
+}
+process.on('SIGINT', () => { cleanUp(); process.exit(130); });
+
+try {
+  run('git', ['worktree', 'add', '--detach', oldTree, opts.old], repo);
+  for (const d of ['.', 'server', 'deploy-kit', 'integration']) {
+    if (existsSync(join(repo, d, 'node_modules')) && existsSync(join(oldTree, d))) symlinkSync(join(repo, d, 'node_modules'), join(oldTree, d, 'node_modules'));
+  }
+  for (const tree of [repo, oldTree]) run('npx', ['tsc', '-b'], tree);
+  mkdirSync(mnt);
+  const lines: AbLine[] = [];
+  for (let pair = 0; pair < opts.pairs; pair++) {
+    const order = pair % 2 === 0 ? (['new', 'old'] as const) : (['old', 'new'] as const);
+    for (const build of order) {
+      writeFileSync(image, '');
+      truncateSync(image, opts.imageGiB * 1024 ** 3);
+      run('mkfs.ext4', ['-q', '-F', image], work);
+      run('mount', ['-o', 'loop', image, mnt], work);
+      mounted = true;
+      const tree = build === 'new' ? repo : oldTree;
+      const r = run('node', ['--import', 'tsx', 'server/bench/get-bench.ts', ...opts.benchArgs], tree, { ...process.env, BENCH_DIR: mnt, BENCH_KEEP: '1' });
+      run('umount', [mnt], work);
+      mounted = false;
+      rmSync(image);
+      for (const text of r.stdout.split('\n')) {
+        if (!text.startsWith('{')) continue;
+        const line = { ...(JSON.parse(text) as Record<string, unknown>), build, pair } as AbLine;
+        lines.push(line);
+        process.stdout.write(`${JSON.stringify(line)}\n`);
+      }
+    }
+  }
+  for (const s of summarizeAb(lines)) process.stdout.write(`${JSON.stringify(s)}\n`);
+} finally {
+  cleanUp();
+}

@@ -1,0 +1,42 @@
+/**
+ * `npm run bench:ab` (server/bench/ab.ts): its options, its summary, and its answer to a bad option (one line on stderr,
+ * exit code 2, before anything is checked out or mounted).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseAbArgs, summarizeAb, type AbLine } from '../../bench/ab-args.js';
+
+const SCRIPT = fileURLToPath(new URL('../../bench/ab.ts', import.meta.url));
+
+test('bench:ab options: --old is required, bench:get options go after --', () => {
+  assert.deepEqual(parseAbArgs(['--old', 'HEAD~1', '--pairs', '2', '--', '--put', '--rounds', '2']), {
+    old: 'HEAD~1', pairs: 2, imageGiB: 8, benchArgs: ['--put', '--rounds', '2'],
+  });
+  assert.throws(() => parseAbArgs([]), /--old <git revision> is required/);
+  assert.throws(() => parseAbArgs(['--old', 'x', '--put']), /unknown option --put \(bench:get's options go after --\)/);
+  assert.throws(() => parseAbArgs(['--old', 'x', '--pairs', '0']), /--pairs takes a whole number from 1 to 100, not 0/);
+  assert.throws(() => parseAbArgs(['--old']), /--old needs a value/);
+});
+
+test('bench:ab summary: medians per build and round, and the ratio of new to old', () => {
+  const line = (build: 'new' | 'old', pair: number, round: number, ops: number, cpu: number): AbLine => (
+    { build, pair, round, opsPerSec: ops, serverCpuMsPerOp: cpu }
+  );
+  const lines = [
+    line('new', 0, 0, 1100, 0.8), line('old', 0, 0, 1000, 0.9), line('new', 1, 0, 1300, 0.7), line('old', 1, 0, 900, 1.0),
+    line('new', 2, 0, 1200, 0.75), line('old', 2, 0, 1000, 0.95), line('new', 0, 1, 2000, 0.5), line('old', 0, 1, 1000, 1),
+  ];
+  assert.deepEqual(summarizeAb(lines), [
+    { summary: 'ab', round: 0, pairs: 3, newOpsPerSec: 1200, oldOpsPerSec: 1000, ratio: 1.2, newServerCpuMsPerOp: 0.75, oldServerCpuMsPerOp: 0.95 },
+    { summary: 'ab', round: 1, pairs: 1, newOpsPerSec: 2000, oldOpsPerSec: 1000, ratio: 2, newServerCpuMsPerOp: 0.5, oldServerCpuMsPerOp: 1 },
+  ]);
+});
+
+test('bench:ab with a bad option: exit code 2 and one line on stderr', () => {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', SCRIPT, '--pairs', '2'], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 2, r.stderr);
+  assert.equal(r.stdout, '');
+  assert.equal(r.stderr, 'bench:ab: --old <git revision> is required (the build to compare the working tree with)\n');
+});
