@@ -469,8 +469,9 @@ export class LocalDrive implements Drive {
     assertSysPath(file);
     const { dir } = this.#l.objectDir(volume, key);
     try {
-      const fh = await open(join(dir, dataDir, file), 'r');
-      return new LocalShardReader(fh, this.endpoint, key);
+      const path = join(dir, dataDir, file);
+      const fh = await open(path, 'r');
+      return new LocalShardReader(fh, path, this.endpoint, key);
     } catch (err) {
       throw await this.#l.mapError(err, key);
     }

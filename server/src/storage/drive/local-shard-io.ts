@@ -2,6 +2,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import type { ShardReader, ShardWriter } from './drive.js';
 import { FileCorruptError } from './drive-errors.js';
 import { readBuffers } from './buffer-pool.js';
+import { DIRECT_MIN, openDirect, readDirect } from './direct-read.js';
 
 /** Local shard file I/O: vectored appends with fdatasync on close; positional verified-length reads. */
 
@@ -78,19 +79,32 @@ export class LocalShardWriter implements ShardWriter {
   }
 }
 
-/** ShardReader over an open file. */
+/** ShardReader over an open file; reads of DIRECT_MIN bytes and more go through a second, O_DIRECT descriptor. */
 export class LocalShardReader implements ShardReader {
   readonly #fh: FileHandle;
+  readonly #path: string;
   readonly #endpoint: string;
   readonly #key: string;
+  /** Opened at the first large read (direct-read.ts); null when the drive's file system refuses O_DIRECT. */
+  #direct: Promise<FileHandle | null> | undefined;
 
-  constructor(fh: FileHandle, endpoint: string, key: string) {
+  constructor(fh: FileHandle, path: string, endpoint: string, key: string) {
     this.#fh = fh;
+    this.#path = path;
     this.#endpoint = endpoint;
     this.#key = key;
   }
 
   async read(offset: number, length: number, pooled = false): Promise<Buffer> {
+    if (length >= DIRECT_MIN) {
+      this.#direct ??= openDirect(this.#path, this.#endpoint).catch(() => null);
+      const direct = await this.#direct;
+      if (direct !== null) {
+        const got = await readDirect(direct, this.#endpoint, offset, length);
+        if (got === 'short') throw new FileCorruptError(this.#endpoint, this.#key);
+        if (got !== null) return got;
+      }
+    }
     const buf = pooled ? readBuffers.take(length) : Buffer.allocUnsafe(length);
     let done = 0;
     while (done < length) {
@@ -102,6 +116,7 @@ export class LocalShardReader implements ShardReader {
   }
 
   async close(): Promise<void> {
-    await this.#fh.close().catch(() => undefined);
+    const direct = await this.#direct;
+    await Promise.all([this.#fh.close().catch(() => undefined), direct?.close().catch(() => undefined)]);
   }
 }
