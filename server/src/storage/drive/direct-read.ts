@@ -10,7 +10,8 @@ import { readBuffers } from './buffer-pool.js';
  * reached 400–526 MiB/s, while O_DIRECT reads of the same fresh files reached 1,500–1,800 MiB/s with ~0.04 s of CPU
  * per GiB (dd, sixteenth session, docs/performance.md). Shard files are written with O_DIRECT (direct-shard-writer.ts),
  * so a GET after a PUT never finds them cached anyway; `npm run bench`'s 64 MiB GETs fell from 1,100–1,300 to ~500
- * MiB/s round after round as the page cache took fresh pages. MinIO reads shards with O_DIRECT too.
+ * MiB/s round after round as the page cache took fresh pages. (MinIO offers the same as an option, its storage class
+setting `DMA=read+write`; by default it reads through the page cache.)
  *
  * O_DIRECT needs the memory address, file offset and length aligned to the device's logical block: a read is widened
  * to ALIGN boundaries into a pooled buffer (buffer-pool.ts) with ALIGN bytes of slack, whose aligned offset is found
