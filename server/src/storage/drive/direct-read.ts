@@ -1,6 +1,7 @@
 import { constants, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { readBuffers } from './buffer-pool.js';
+import { ALIGN, isEinval, probeAlignment } from './direct-align.js';
 
 /**
  * Large shard reads with O_DIRECT, past the page cache (issue 9: 64 MiB GET at 4 in flight ≥ 1.2 GiB/s).
@@ -11,7 +12,7 @@ import { readBuffers } from './buffer-pool.js';
  * per GiB (dd, sixteenth session, docs/performance.md). Shard files are written with O_DIRECT (direct-shard-writer.ts),
  * so a GET after a PUT never finds them cached anyway; `npm run bench`'s 64 MiB GETs fell from 1,100–1,300 to ~500
  * MiB/s round after round as the page cache took fresh pages. (MinIO offers the same as an option, its storage class
-setting `DMA=read+write`; by default it reads through the page cache.)
+ * setting `DMA=read+write`; by default it reads through the page cache.)
  *
  * O_DIRECT needs the memory address, file offset and length aligned to the device's logical block: a read is widened
  * to ALIGN boundaries into a pooled buffer (buffer-pool.ts) with ALIGN bytes of slack, whose aligned offset is found
@@ -21,8 +22,6 @@ setting `DMA=read+write`; by default it reads through the page cache.)
  * buffered reads for its drive.
  */
 
-/** Alignment of every direct read (covers 512 and 4096-byte logical blocks). */
-const ALIGN = 4096;
 /** Reads at least this long go direct (an erasure block's chunk is ~BLOCK_SIZE / K: 256 KiB and more). */
 export const DIRECT_MIN = 64 * 1024;
 
@@ -30,10 +29,6 @@ export const DIRECT_MIN = 64 * 1024;
 const directOk = new Map<string, boolean>();
 /** Aligned offset of each pooled buffer probed so far (for reads; weak: buffers dropped by the pool go). */
 const aligned = new WeakMap<ArrayBufferLike, number>();
-
-function isEinval(err: unknown): boolean {
-  return (err as NodeJS.ErrnoException | undefined)?.code === 'EINVAL';
-}
 
 /** The file opened for direct reads, or null when its drive's file system refuses O_DIRECT. */
 export async function openDirect(path: string, drive: string): Promise<FileHandle | null> {
@@ -50,22 +45,6 @@ export async function openDirect(path: string, drive: string): Promise<FileHandl
 }
 
 /**
- * Finds the offset in `buf` (ALIGN bytes of slack at least) where O_DIRECT reads from `fd` are accepted: a read of
- * ALIGN bytes at file offset 0 succeeds there (the file is at least DIRECT_MIN long). Null when no offset is.
- */
-function probe(buf: Buffer, fd: number): number | null {
-  for (let off = 0; off < ALIGN; off += 8) {
-    try {
-      readSync(fd, buf, off, ALIGN, 0);
-      return off;
-    } catch (err) {
-      if (!isEinval(err)) throw err;
-    }
-  }
-  return null;
-}
-
-/**
  * Bytes [offset, offset + length) of the file behind `fh` (opened by openDirect), read with O_DIRECT: a view of a
  * pooled buffer (readBuffers), recyclable like any other. Null when this read cannot be aligned (the caller then reads
  * buffered); 'short' when the file ends before the range (the caller's FileCorruptError).
@@ -77,7 +56,8 @@ export async function readDirect(fh: FileHandle, drive: string, offset: number, 
   const buf = readBuffers.take(span + ALIGN);
   let at = aligned.get(buf.buffer);
   if (at === undefined) {
-    const found = probe(buf, fh.fd);
+    // A read of ALIGN bytes at file offset 0 (the file is at least DIRECT_MIN long).
+    const found = probeAlignment((off) => readSync(fh.fd, buf, off, ALIGN, 0));
     if (found === null) {
       // No address of a 4 KiB-slack buffer is accepted: this file system takes no direct reads after all.
       directOk.set(drive, false);

@@ -2,6 +2,7 @@ import { constants, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import type { ShardWriter } from './drive.js';
+import { ALIGN, isEinval, probeAlignment } from './direct-align.js';
 import { LocalShardWriter } from './local-shard-io.js';
 
 /**
@@ -21,8 +22,6 @@ import { LocalShardWriter } from './local-shard-io.js';
  * to be written); stages are then pooled per drive. When the file system refuses O_DIRECT (older
  * tmpfs, some FUSE), that drive's shard files are written buffered.
  */
-/** Alignment of every direct write (covers 512 and 4096-byte logical blocks). */
-const ALIGN = 4096;
 /** Bytes per direct write. */
 const STAGE = 1 << 20;
 /**
@@ -44,10 +43,6 @@ interface Stage {
 const free: Stage[] = [];
 /** Per drive: whether its file system accepts O_DIRECT writes (absent until known). */
 const directOk = new Map<string, boolean>();
-
-function isEinval(err: unknown): boolean {
-  return (err as NodeJS.ErrnoException | undefined)?.code === 'EINVAL';
-}
 
 function acquire(drive: string): Stage {
   for (let i = free.length - 1; i >= 0; i--) {
@@ -74,18 +69,11 @@ function view(s: Stage): Buffer {
  * and moves the staged bytes there. False when no offset is accepted.
  */
 function probe(s: Stage, fd: number, at: number): boolean {
-  for (let off = 0; off < ALIGN; off += 8) {
-    try {
-      writeSync(fd, s.raw, off, ALIGN, at);
-    } catch (err) {
-      if (isEinval(err)) continue;
-      throw err;
-    }
-    s.raw.copyWithin(off, 0, STAGE);
-    s.off = off;
-    return true;
-  }
-  return false;
+  const off = probeAlignment((o) => writeSync(fd, s.raw, o, ALIGN, at));
+  if (off === null) return false;
+  s.raw.copyWithin(off, 0, STAGE);
+  s.off = off;
+  return true;
 }
 
 /**

@@ -105,23 +105,26 @@ export interface WriteRecordOptions {
   src?: (i: number) => Pick<RenameDataOptions, 'srcDataPath' | 'dataDir' | 'keepFiles'>;
 }
 
-/** What a drive had before a commit: its record, or null; undefined when its bytes did not decode. */
-type Replaced = ObjectRecord | null | undefined;
+/** Marks a replaced record whose bytes did not decode: it may have pointed at any data directory. */
+const UNDECODABLE = Symbol('undecodable');
+
+/** What a drive had before a commit: its record, or null when it had none. */
+type Replaced = ObjectRecord | null | typeof UNDECODABLE;
 
 function decodeReplaced(bytes: Buffer | null): Replaced {
   if (bytes === null) return null;
   try {
     return decodeObjectRecord(bytes);
   } catch {
-    return undefined;
+    return UNDECODABLE;
   }
 }
 
 /**
  * Writes `record` on the drives of `opts.mask` (under the key's lock, held by the caller). Data directories of
  * versions the record no longer references are removed by the drives. Below write quorum the drives that took
- * the change get their previous record back (or lose the key when it had none) and
- * InsufficientWriteQuorumError is thrown.
+ * the change get their previous record back (or lose the key when it had none, or when it did not decode: a heal
+ * rebuilds it) and InsufficientWriteQuorumError is thrown.
  */
 export async function writeRecord(set: ErasureSet, bucket: string, key: string, record: ObjectRecord, opts: WriteRecordOptions): Promise<void> {
   const wq = writeQuorum(recordK(record, set.k), recordM(record, set.parity));
@@ -132,14 +135,15 @@ export async function writeRecord(set: ErasureSet, bucket: string, key: string, 
   const unread = opts.prev === undefined;
   /** Per drive, with `unread`: the record its commit replaced. */
   const replaced = new Map<number, Replaced>();
+  const previousOf = (i: number): Replaced => (unread ? replaced.get(i) ?? null : opts.prev?.perDrive[i] ?? null);
   // Data directories of the drive's previous record that the new record drops: kept until the new record has
   // write quorum, because a failed overwrite is rolled back to the previous record, which still points at them.
   const dropped = (i: number): string[] => {
-    const before = unread ? replaced.get(i) : opts.prev?.perDrive[i];
-    // An undecodable record may have pointed at anything: the final rewrite below drops what `record` does not keep.
-    if (before === undefined) return unread ? ['?'] : [];
-    return dataDirsOf(before?.versions ?? []).filter((d) => !keep.has(d));
+    const before = previousOf(i);
+    return before === UNDECODABLE ? [] : dataDirsOf(before?.versions ?? []).filter((d) => !keep.has(d));
   };
+  // An undecodable record may have pointed at anything: the final rewrite below drops what `record` does not keep.
+  const replacedData = (i: number): boolean => previousOf(i) === UNDECODABLE || dropped(i).length > 0;
   const commit = async (i: number): Promise<void> => {
     const src = opts.src?.(i) ?? { srcDataPath: null, dataDir: null };
     const mine = encodeObjectRecord(driveRecord(record, i, opts.prev ?? null, opts.fresh, stale));
@@ -163,35 +167,17 @@ export async function writeRecord(set: ErasureSet, bucket: string, key: string, 
     // Committed: now the replaced data may go (rewriting the same record with the final keep list removes it).
     // A drive where this fails keeps an unreferenced directory, which costs space but never correctness.
     await set.each((d, i) => d.renameData(bucket, key, written.get(i)!, { srcDataPath: null, dataDir: null, keepDataDirs }),
-      res.map((r, i) => r.ok && dropped(i).length > 0));
+      res.map((r, i) => r.ok && replacedData(i)));
     if (ok < set.n || stale.v) set.heals.queueObject(set, bucket, key, stale.v);
     return;
   }
-  const took = res.map((r) => r.ok);
-  if (unread) await rollbackReplaced(set, bucket, key, replaced, took);
-  else await rollback(set, bucket, key, opts.prev ?? null, took);
+  await set.each(async (d, i) => {
+    const old = previousOf(i);
+    if (old === null || old === UNDECODABLE) return d.deleteObject(bucket, key);
+    await d.renameData(bucket, key, encodeObjectRecord(old), { srcDataPath: null, dataDir: null, keepDataDirs: dataDirsOf(old.versions) });
+  }, res.map((r) => r.ok));
   if (reduceErrors(res, set.n - ok) instanceof VolumeNotFoundError) throw new BucketNotFoundError(bucket);
   throw new InsufficientWriteQuorumError(`write quorum ${wq} not reached: ${ok} of ${set.n} drives committed`);
-}
-
-async function rollback(set: ErasureSet, bucket: string, key: string, prev: QuorumRecord | null, took: readonly boolean[]): Promise<void> {
-  await set.each(async (d, i) => {
-    const old = prev?.perDrive[i] ?? null;
-    if (old === null) return d.deleteObject(bucket, key);
-    return d.renameData(bucket, key, encodeObjectRecord(old), { srcDataPath: null, dataDir: null, keepDataDirs: dataDirsOf(old.versions) });
-  }, took);
-}
-
-/**
- * The rollback of a commit whose drives handed back what they replaced: each gets its own record back. A drive whose
- * record did not decode loses the key, as when a read of it fails first (rollback): a heal rebuilds it.
- */
-async function rollbackReplaced(set: ErasureSet, bucket: string, key: string, replaced: ReadonlyMap<number, Replaced>, took: readonly boolean[]): Promise<void> {
-  await set.each(async (d, i) => {
-    const old = replaced.get(i) ?? null;
-    if (old === null) return d.deleteObject(bucket, key);
-    await d.renameData(bucket, key, encodeObjectRecord(old), { srcDataPath: null, dataDir: null, keepDataDirs: dataDirsOf(old.versions) });
-  }, took);
 }
 
 /**
