@@ -1,4 +1,12 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --heap-growing-percent=100
+// --heap-growing-percent=100 (also in the Dockerfile's ENTRYPOINT and scripts/start.sh; a test keeps them equal): after
+// each full GC, V8 lets the old generation grow to twice what survived it (at least 8 MiB more) before the next. Its
+// own factor follows the old generation's allocation rate, which is low here (bodies live outside the heap, in
+// ArrayBuffers), so it set the limit only ~24 MiB above the ~20-45 MiB live heap, and started the next incremental
+// marking within ~80 ms of each full GC: 64 MiB PUTs at 4 in flight ran 11-28 full GCs per 12 objects (V8's helper
+// threads busy too) at 290-350 MiB/s, against 0-1 and 450-470 MiB/s with this option (docs/performance.md,
+// seventeenth session). A fixed floor (--initial-old-space-size=64) cured it only while the live heap stayed small.
+// V8 reads it when it sizes the heap, so it is a node option; node refuses it in NODE_OPTIONS.
 // Drive I/O (fsync, rename, open) runs on libuv's thread pool; the default of 4 threads caps small-object PUTs.
 // 64: 16 PUTs in flight on 4 drives are 64 synced writes, and the file system commits concurrent syncs together
 // (4 KiB PUTs at 16 in flight measured ~1.5x faster than with 16 threads; issue 9).

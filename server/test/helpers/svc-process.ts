@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,13 @@ import { fileURLToPath } from 'node:url';
 const MAIN = resolve(fileURLToPath(new URL('../../src/main.ts', import.meta.url)));
 /** The built server's entry point (server/bin/svc.js), as users run it. */
 export const BUILT_SVC = resolve(fileURLToPath(new URL('../../bin/svc.js', import.meta.url)));
+
+/**
+ * The node options users' servers run with: those on svc.js's first line (`#!/usr/bin/env -S node ...`, which says
+ * why), also in the Dockerfile's ENTRYPOINT and scripts/start.sh (node-options.test.ts keeps the three equal).
+ */
+export const SVC_NODE_OPTIONS: readonly string[] = readFileSync(BUILT_SVC, 'utf8').split('\n', 1)[0]!
+  .replace(/^#!\/usr\/bin\/env -S node\s*/, '').split(/\s+/).filter((o) => o !== '');
 
 /** A started server process. */
 export interface SvcProcess {
@@ -76,7 +83,7 @@ export async function startSvc(opts: StartOptions = {}): Promise<SvcProcess> {
     ...opts.env,
     SVC_TEST_ARGS: JSON.stringify(args),
   };
-  const nodeArgs = [...(opts.nodeArgs ?? []), ...(opts.built === true ? [BUILT_SVC, ...args] : svcNodeArgs())];
+  const nodeArgs = [...SVC_NODE_OPTIONS, ...(opts.nodeArgs ?? []), ...(opts.built === true ? [BUILT_SVC, ...args] : svcNodeArgs())];
   const proc = spawn(process.execPath, nodeArgs, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout?.on('data', (c: Buffer) => { out += c.toString(); });

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { s3Client } from '../../helpers/s3-client.js';
-import { BUILT_SVC, svcNodeArgs } from '../../helpers/svc-process.js';
+import { BUILT_SVC, SVC_NODE_OPTIONS, svcNodeArgs } from '../../helpers/svc-process.js';
 
 /** Root credentials of a test cluster. */
 export interface Credentials {
@@ -215,7 +215,7 @@ export async function startCluster(opts: {
       };
       // unshare and sh exec in place, so the pid is node's own and kill -9 hits the server itself.
       const proc = spawn('unshare', ['--mount', '--propagation', 'private', 'sh', '-c',
-        `mount ${bind} "$1" "$2" && shift 2 && exec "$@"`, 'sh', node.dir, mount, process.execPath, ...(opts.nodeArgs ?? []),
+        `mount ${bind} "$1" "$2" && shift 2 && exec "$@"`, 'sh', node.dir, mount, process.execPath, ...SVC_NODE_OPTIONS, ...(opts.nodeArgs ?? []),
         ...(opts.built === true ? [BUILT_SVC, ...svcArgs] : svcNodeArgs())],
       { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
