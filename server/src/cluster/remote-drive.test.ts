@@ -1,19 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import {
-  DiskNotFoundError, FileNotFoundError, InsufficientReadQuorumError, InsufficientWriteQuorumError, LocalDrive, forgetCachedMeta,
+  DiskNotFoundError, FileCorruptError, FileNotFoundError, InsufficientReadQuorumError, InsufficientWriteQuorumError, LocalDrive, forgetCachedMeta,
   openStorage,
 } from '../storage/index.js';
 import type { ChildState, Drive, Storage } from '../storage/index.js';
-import { RemoteDrive } from './remote-drive.js';
+import { REMOTE_SPAN, RemoteDrive } from './remote-drive.js';
 import { RpcClient, rpcPlugin } from './rpc/index.js';
 
 const creds = { accessKey: 'cluster-root', secretKey: 'cluster-secret-key' };
@@ -131,6 +131,70 @@ test('openStorage over local + remote drives: put/get/list/multipart, then a nod
   await c.b.app.close();
   await assert.rejects(read(st, 'dir/large'), InsufficientReadQuorumError);
   await assert.rejects(st.putObject('bkt', 'after', Readable.from([small]), { size: small.length, metadata: META }), InsufficientWriteQuorumError);
+});
+
+/** Records the shard reads a node's client sends: drive path and arguments. */
+function recordShardReads(n: Node, stripUpTo = false): { path: string; args: unknown[] }[] {
+  const seen: { path: string; args: unknown[] }[] = [];
+  const client = n.client as unknown as { fetchBytes(path: string, args: readonly unknown[]): Promise<Buffer> };
+  const send = client.fetchBytes.bind(client);
+  client.fetchBytes = (path, args) => {
+    // stripUpTo: the node answers as one of an earlier version, which reads only the bytes asked for.
+    const sent = stripUpTo ? args.slice(0, 6) : args;
+    seen.push({ path, args: [...sent] });
+    return send(path, sent);
+  };
+  return seen;
+}
+
+test('a shard read in block order asks the peer for spans of whole chunks, not one request per chunk', async (t) => {
+  const c = await cluster(t);
+  const st = await c.open();
+  await st.makeBucket('bkt');
+  // 10 blocks of 1 MiB on 4 data shards: chunks of 256 KiB (+ a 32-byte hash each), 4 per REMOTE_SPAN, 3 whole.
+  const big = body(9 * 1024 * 1024 + 4321, 6);
+  await st.putObject('bkt', 'big', Readable.from([big]), { size: big.length, metadata: META });
+  const seen = [...[c.a, c.b].map((n) => recordShardReads(n))];
+  assert.equal(md5(await read(st, 'big')), md5(big));
+  const perFile = new Map<string, number>();
+  for (const r of seen.flat()) perFile.set(r.path, (perFile.get(r.path) ?? 0) + 1);
+  // Two of the four data shards at least live on the remote nodes.
+  assert.ok(perFile.size >= 2, JSON.stringify([...perFile]));
+  // The first chunk alone (a first read never asks for more), then spans from blocks 1, 4 and 7: 4 requests, not 10.
+  for (const [path, n] of perFile) assert.equal(n, 4, path);
+  const spans = seen.flat().filter((r) => r.args.length === 7);
+  assert.equal(spans.length, 3 * perFile.size);
+  for (const r of spans) assert.equal(r.args[6], 3 * (256 * 1024 + 32));
+  assert.ok(3 * (256 * 1024 + 32) <= REMOTE_SPAN);
+
+  // A range inside the object: in order after its first chunk, and the bytes are the range's.
+  const ranged: Buffer[] = [];
+  for await (const ch of (await st.openObject('bkt', 'big')).read({ start: 2_500_000, end: 8_000_000 })) ranged.push(ch as Buffer);
+  assert.ok(Buffer.concat(ranged).equals(big.subarray(2_500_000, 8_000_001)));
+});
+
+test('a peer that ignores spans still serves every read; a span stops at the end of the file, short of `length` it fails', async (t) => {
+  const c = await cluster(t);
+  const st = await c.open();
+  await st.makeBucket('bkt');
+  const big = body(6 * 1024 * 1024 + 99, 7);
+  await st.putObject('bkt', 'big', Readable.from([big]), { size: big.length, metadata: META });
+  // The shard file of node A's first drive, read through the RPC with and without upTo.
+  const d = c.a.drives[0]!;
+  const root = decodeURIComponent(new URL(d.endpoint).pathname);
+  const part = (await readdir(join(root, 'bkt'), { recursive: true })).find((p) => p.endsWith('/part.1'))!;
+  const file = await readFile(join(root, 'bkt', part));
+  const args = ['bkt', 'big', basename(dirname(part)), 'part.1'];
+  assert.ok((await d.readShardRange(args, 0, 10, 64)).equals(file.subarray(0, 64)));
+  assert.ok((await d.readShardRange(args, file.length - 100, 50, REMOTE_SPAN)).equals(file.subarray(file.length - 100)));
+  assert.ok((await d.readShardRange(args, 5, 40)).equals(file.subarray(5, 45)));
+  await assert.rejects(d.readShardRange(args, file.length - 100, 200, REMOTE_SPAN), FileCorruptError);
+  await assert.rejects(d.readShardRange(args, 0, 100, 99), /shard-read needs/);
+
+  // Every chunk asked for on its own when the peers ignore upTo: 7 blocks, two remote data shards at least.
+  const seen = [c.a, c.b].map((n) => recordShardReads(n, true));
+  assert.equal(md5(await read(st, 'big')), md5(big));
+  assert.ok(seen.flat().length >= 2 * 7, 'a chunk per request');
 });
 
 test('RemoteDrive: the listing calls (scanDir, readChildren) answer as the drive itself, one round trip per batch', async (t) => {

@@ -45,9 +45,34 @@ class RemoteShardWriter implements ShardWriter {
   }
 }
 
+/**
+ * Bytes a remote shard reader asks for at once when a shard is read in order. A GET reads a block's chunk from each
+ * data shard (block size / K bytes: ~85 KiB for 1 MiB blocks on 12 data shards), so one request per chunk made a
+ * 64 MiB GET ~770 round trips, each opening the shard file on its node: the four-node cluster read 64 MiB objects
+ * at 128-152 MiB/s, slower than it wrote them (docs/performance.md, seventeenth session).
+ */
+export const REMOTE_SPAN = 1024 * 1024;
+
+/** Bytes asked for from `start` up to `end` (the answer stops short only where the file ends). */
+interface Span {
+  start: number;
+  end: number;
+  data: Promise<Buffer>;
+}
+
+/**
+ * Reads one shard file of a peer's drive. A read that follows the previous one (the decoder reads each shard's
+ * chunks in block order, a few blocks ahead) asks for REMOTE_SPAN bytes, and the reads that fall inside a span, still
+ * in flight or answered, are cut from it. A first read, or one out of order (a ranged GET, a seek), asks for its own
+ * bytes only, so a small range never costs a span. The bitrot check stays with the caller (BitrotReader).
+ */
 class RemoteShardReader implements ShardReader {
   readonly #drive: RemoteDrive;
   readonly #args: readonly string[];
+  /** End of the last read asked for: the next read is in order when it starts there. */
+  #next = -1;
+  /** The two latest spans (reads ahead of the consumer may still be served from the older). */
+  #spans: Span[] = [];
 
   constructor(drive: RemoteDrive, args: readonly string[]) {
     this.#drive = drive;
@@ -55,12 +80,33 @@ class RemoteShardReader implements ShardReader {
   }
 
   async read(offset: number, length: number): Promise<Buffer> {
+    const end = offset + length;
+    const inOrder = offset === this.#next;
+    this.#next = end;
+    const span = this.#spans.find((s) => offset >= s.start && end <= s.end);
+    if (span !== undefined) {
+      const data = await span.data;
+      // Shorter only where the file ends: the exact read below reports that.
+      if (end - span.start <= data.length) return data.subarray(offset - span.start, end - span.start);
+    } else if (inOrder && length < REMOTE_SPAN) {
+      // Whole reads per span: in-order reads are chunks of one length, and a chunk cut at the span's end is read twice.
+      const want = Math.floor(REMOTE_SPAN / length) * length;
+      const fresh: Span = { start: offset, end: offset + want, data: this.#drive.readShardRange(this.#args, offset, length, want) };
+      fresh.data.catch(() => undefined);
+      this.#spans = [...this.#spans.slice(-1), fresh];
+      const data = await fresh.data;
+      // A peer without spans answers the bytes asked for (no more): the next reads then ask for theirs.
+      if (data.length >= length) return data.subarray(0, length);
+    }
     const data = await this.#drive.readShardRange(this.#args, offset, length);
     if (data.length !== length) throw new FileCorruptError(this.#drive.endpoint, this.#args[1] ?? '');
     return data;
   }
 
-  async close(): Promise<void> { /* stateless: nothing is held open on the peer */ }
+  async close(): Promise<void> {
+    // Stateless on the peer; the spans' bytes go with the views handed out.
+    this.#spans = [];
+  }
 }
 
 /** Options of {@link RemoteDrive}. */
@@ -94,10 +140,13 @@ export class RemoteDrive implements Drive {
     }
   }
 
-  /** One ranged read of a committed shard file (used by the shard reader). */
-  async readShardRange(args: readonly string[], offset: number, length: number): Promise<Buffer> {
+  /**
+   * One ranged read of a committed shard file (used by the shard reader): `length` bytes, or with `upTo` up to that
+   * many (fewer only where the file ends; a peer of an earlier version answers `length`).
+   */
+  async readShardRange(args: readonly string[], offset: number, length: number, upTo?: number): Promise<Buffer> {
     try {
-      return await this.#client.fetchBytes(drivePath(this.#path, SHARD_READ), [...args, offset, length]);
+      return await this.#client.fetchBytes(drivePath(this.#path, SHARD_READ), [...args, offset, length, ...(upTo === undefined ? [] : [upTo])]);
     } catch (err) {
       throw mapError(err, this.endpoint);
     }

@@ -156,15 +156,19 @@ export const rpcPlugin: FastifyPluginAsync<RpcPluginOptions> = async (app, opts)
     const args = argsOf(request.body);
     await drive.settled?.();
     if (method === SHARD_READ) {
-      const [volume, key, dataDir, file, offset, length] = args;
+      // upTo (optional): answer up to that many bytes, fewer only at the end of the file (ShardReader.readSpan).
+      const [volume, key, dataDir, file, offset, length, upTo] = args;
       if (typeof volume !== 'string' || typeof key !== 'string' || typeof dataDir !== 'string' || typeof file !== 'string'
         || !Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || (offset as number) < 0 || (length as number) < 0
-        || (length as number) > MAX_READ) {
-        return sendError(reply, 400, { code: 'ERR_RPC_PROTOCOL', message: 'shard-read needs [volume, key, dataDir, file, offset, length]' });
+        || (length as number) > MAX_READ
+        || (upTo !== undefined && (!Number.isSafeInteger(upTo) || (upTo as number) < (length as number) || (upTo as number) > MAX_READ))) {
+        return sendError(reply, 400, { code: 'ERR_RPC_PROTOCOL', message: 'shard-read needs [volume, key, dataDir, file, offset, length, upTo?]' });
       }
       const reader = await drive.openShardReader(volume, key, dataDir, file);
       try {
-        const data = await reader.read(offset as number, length as number);
+        const data = upTo !== undefined && reader.readSpan !== undefined
+          ? await reader.readSpan(offset as number, length as number, upTo as number)
+          : await reader.read(offset as number, length as number);
         return reply.type('application/octet-stream').send(data);
       } finally {
         await reader.close();

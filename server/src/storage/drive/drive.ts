@@ -40,6 +40,11 @@ export interface ShardReader {
    * no longer referenced may hand it back; anyone else just drops it.
    */
   read(offset: number, length: number, pooled?: boolean): Promise<Buffer>;
+  /**
+   * Reads at least `min` and at most `max` bytes at `offset`: `max` unless the file ends first (fewer than `min`: as a
+   * short `read`). Lets a peer answer a remote reader's in-order reads with one span (cluster/remote-drive.ts).
+   */
+  readSpan?(offset: number, min: number, max: number): Promise<Buffer>;
   close(): Promise<void>;
 }
 

@@ -115,6 +115,13 @@ export class LocalShardReader implements ShardReader {
     return buf;
   }
 
+  async readSpan(offset: number, min: number, max: number): Promise<Buffer> {
+    const { size } = await this.#fh.stat();
+    const length = Math.min(max, size - offset);
+    if (length < min) throw new FileCorruptError(this.#endpoint, this.#key);
+    return this.read(offset, length);
+  }
+
   async close(): Promise<void> {
     const direct = await this.#direct;
     await Promise.all([this.#fh.close().catch(() => undefined), direct?.close().catch(() => undefined)]);
