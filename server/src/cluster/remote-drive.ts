@@ -48,8 +48,9 @@ class RemoteShardWriter implements ShardWriter {
 /**
  * Bytes a remote shard reader asks for at once when a shard is read in order. A GET reads a block's chunk from each
  * data shard (block size / K bytes: ~85 KiB for 1 MiB blocks on 12 data shards), so one request per chunk made a
- * 64 MiB GET ~770 round trips, each opening the shard file on its node: the four-node cluster read 64 MiB objects
- * at 128-152 MiB/s, slower than it wrote them (docs/performance.md, seventeenth session).
+ * 64 MiB GET ~580 round trips to peers (64 blocks, ~9 remote data shards), each opening the shard file on its node:
+ * the four-node cluster read 64 MiB objects at 128-152 MiB/s, slower than it wrote them (docs/performance.md,
+ * seventeenth session).
  */
 export const REMOTE_SPAN = 1024 * 1024;
 
