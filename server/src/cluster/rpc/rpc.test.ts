@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
-import { FileNotFoundError, LocalDrive, VolumeExistsError, VolumeNotFoundError } from '../../storage/index.js';
+import { FileNotFoundError, LocalDrive, VolumeExistsError, VolumeNotFoundError, readBuffers } from '../../storage/index.js';
+import type { Drive } from '../../storage/index.js';
 import { makeRpcToken } from './auth.js';
 import { RpcClient } from './client.js';
 import { RPC_PROTOCOL_VERSION, RPC_VERSION_HEADER, SHARD_READ, SHARD_WRITE, drivePath } from './protocol.js';
@@ -99,6 +100,24 @@ test('shard data streams up and is read back by range', async (t) => {
   await assert.rejects(c.fetchBytes(drivePath(root, SHARD_READ), ['bkt', 'k', '0a1b2c3d-0000-4000-8000-000000000000', 'part.2', 0, 4]), FileNotFoundError);
   const refused = c.upload(`${drivePath(root, SHARD_WRITE)}?path=${encodeURIComponent('../escape')}`);
   await assert.rejects((async () => { await refused.write([Buffer.alloc(10)]); return refused.finish(); })(), (err: Error) => err.name === 'InvalidDrivePathError');
+});
+
+test('a shard read answered from a pooled read buffer hands the buffer back once the answer has finished', async (t) => {
+  const sent = readBuffers.take(256 * 1024).fill(7);
+  // Only what the shard-read route uses: a reader whose read answers from the pool, as LocalShardReader's direct reads do.
+  const drive = { openShardReader: async () => ({ read: async () => sent, close: async () => undefined }) } as unknown as Drive;
+  const app = Fastify();
+  await app.register(rpcPlugin, { credentials: creds, drives: new Map([['/srv/pooled-drive', drive]]) });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const c = new RpcClient({ origin: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, credentials: creds });
+  t.after(async () => { await c.close(); await app.close(); });
+  const before = readBuffers.freeBytes;
+  const got = await c.fetchBytes(drivePath('/srv/pooled-drive', SHARD_READ), ['bkt', 'k', '0a1b2c3d-0000-4000-8000-000000000000', 'part.1', 0, sent.length]);
+  assert.equal(got.length, sent.length);
+  assert.ok(got.every((b) => b === 7));
+  for (let i = 0; i < 100 && readBuffers.freeBytes === before; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(readBuffers.freeBytes > before, 'the buffer went back to the pool');
+  assert.equal(readBuffers.take(sent.length).buffer, sent.buffer, 'and is lent again');
 });
 
 test('a dead peer and a peer that never answers cost one deadline, as RpcUnavailableError', async (t) => {

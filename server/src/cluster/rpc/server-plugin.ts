@@ -6,6 +6,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { ServerError, withDeadline } from '../../common/index.js';
+import { readBuffers } from '../../storage/index.js';
 import type { Drive } from '../../storage/index.js';
 import type { RpcCredentials } from './auth.js';
 import {
@@ -169,6 +170,11 @@ export const rpcPlugin: FastifyPluginAsync<RpcPluginOptions> = async (app, opts)
         const data = upTo !== undefined && reader.readSpan !== undefined
           ? await reader.readSpan(offset as number, length as number, upTo as number)
           : await reader.read(offset as number, length as number);
+        // Large reads come in pooled read buffers (direct-read.ts): once the response has finished, the kernel holds
+        // the bytes and the buffer goes back to the pool, so a peer's shard reads do not allocate per request (each
+        // allocation counts towards V8's next full GC: docs/performance.md, seventeenth session). A response that
+        // never finishes (the caller went away) leaves its buffer to the garbage collector.
+        reply.raw.once('finish', () => readBuffers.recycle(data));
         return reply.type('application/octet-stream').send(data);
       } finally {
         await reader.close();
