@@ -147,14 +147,20 @@ function recordShardReads(n: Node, stripUpTo = false): { path: string; args: unk
   return seen;
 }
 
-test('a shard read in block order asks the peer for spans of whole chunks, not one request per chunk', async (t) => {
+/** The test cluster with one object `bkt/big` of `size` bytes written through it. */
+async function withBigObject(t: { after(fn: () => Promise<void>): void }, size: number, seed: number): Promise<{ c: Awaited<ReturnType<typeof cluster>>; st: Storage; big: Buffer }> {
   const c = await cluster(t);
   const st = await c.open();
   await st.makeBucket('bkt');
-  // 10 blocks of 1 MiB on 4 data shards: chunks of 256 KiB (+ a 32-byte hash each), 4 per REMOTE_SPAN, 3 whole.
-  const big = body(9 * 1024 * 1024 + 4321, 6);
+  const big = body(size, seed);
   await st.putObject('bkt', 'big', Readable.from([big]), { size: big.length, metadata: META });
-  const seen = [...[c.a, c.b].map((n) => recordShardReads(n))];
+  return { c, st, big };
+}
+
+test('a shard read in block order asks the peer for spans of whole chunks, not one request per chunk', async (t) => {
+  // 10 blocks of 1 MiB on 4 data shards: chunks of 256 KiB (+ a 32-byte hash each), 4 per REMOTE_SPAN, 3 whole.
+  const { c, st, big } = await withBigObject(t, 9 * 1024 * 1024 + 4321, 6);
+  const seen = [c.a, c.b].map((n) => recordShardReads(n));
   assert.equal(md5(await read(st, 'big')), md5(big));
   const perFile = new Map<string, number>();
   for (const r of seen.flat()) perFile.set(r.path, (perFile.get(r.path) ?? 0) + 1);
@@ -174,11 +180,7 @@ test('a shard read in block order asks the peer for spans of whole chunks, not o
 });
 
 test('a peer that ignores spans still serves every read; a span stops at the end of the file, short of `length` it fails', async (t) => {
-  const c = await cluster(t);
-  const st = await c.open();
-  await st.makeBucket('bkt');
-  const big = body(6 * 1024 * 1024 + 99, 7);
-  await st.putObject('bkt', 'big', Readable.from([big]), { size: big.length, metadata: META });
+  const { c, st, big } = await withBigObject(t, 6 * 1024 * 1024 + 99, 7);
   // The shard file of node A's first drive, read through the RPC with and without upTo.
   const d = c.a.drives[0]!;
   const root = decodeURIComponent(new URL(d.endpoint).pathname);
