@@ -68,6 +68,7 @@ async function main(): Promise<void> {
     seconds: Number(process.env.BENCH_SECONDS ?? 5),
     pids: t.pids,
     memory: t.memory,
+    ...(t.output === undefined ? {} : { output: t.output }),
   };
   const rss = (): number | null => serverMiB(t.pids(), t.memory, rssMiB);
   const peak = (): number | null => serverMiB(t.pids(), t.memory, peakRssMiB);

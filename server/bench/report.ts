@@ -30,9 +30,12 @@ function memory(r: BenchLine): string {
   return [num(r.serverRssMiB ?? r.rssMiB), peak === '' ? '' : `peak ${peak}`, parts].filter((s) => s !== '').join(', ');
 }
 
-/** Server CPU, with the busiest event loop and the machine's idle share where measured: "158 (loop 88, idle 7)". */
+/**
+ * Server CPU, with the busiest event loop, the machine's idle share and the servers' full GCs where measured:
+ * "158 (loop 88, idle 7, full GCs 2)".
+ */
 function cpu(r: BenchLine): string {
-  const parts = [['loop', r.mainThreadPercent], ['idle', r.machineIdlePercent]].filter(([, v]) => typeof v === 'number').map(([k, v]) => `${String(k)} ${num(v)}`);
+  const parts = [['loop', r.mainThreadPercent], ['idle', r.machineIdlePercent], ['full GCs', r.fullGcs]].filter(([, v]) => typeof v === 'number').map(([k, v]) => `${String(k)} ${num(v)}`);
   return parts.length === 0 ? num(r.serverCpuPercent) : `${num(r.serverCpuPercent)} (${parts.join(', ')})`;
 }
 
@@ -43,7 +46,7 @@ function cpu(r: BenchLine): string {
 export function markdownTable(rows: readonly BenchLine[] = lines): string {
   const layout = rows.find((r) => r.scenario === 'layout');
   const head = layout === undefined ? [] : [`Layout: ${Object.entries(layout).filter(([k]) => k !== 'scenario').map(([k, v]) => `${k} ${String(v)}`).join(', ')}`, ''];
-  const out = [...head, '| scenario | concurrency | result | p50 / p99 (ms) | server CPU (%) (busiest event loop, machine idle) | server memory (MiB) |', '| --- | ---: | ---: | ---: | ---: | ---: |'];
+  const out = [...head, '| scenario | concurrency | result | p50 / p99 (ms) | server CPU (%) (busiest event loop, machine idle, full GCs) | server memory (MiB) |', '| --- | ---: | ---: | ---: | ---: | ---: |'];
   for (const r of rows) {
     if (r === layout) continue;
     const lat = typeof r.p50ms === 'number' ? `${num(r.p50ms)} / ${num(r.p99ms)}` : '';

@@ -1,13 +1,15 @@
 /**
  * The bench scenarios (issue 9 "What to build"): 4 KiB PUT/GET ops/s with p50/p99 at concurrency 1/16/64, 1 MiB and
  * 64 MiB PUT/GET MiB/s at 1/4, a 1 GiB multipart upload, LIST of 10,000 keys, optionally 5 GiB PUT/GET. Each line
- * carries the CPU counters over the scenario (CpuFields: the servers' CPU, the busiest event loop, the machine's idle).
+ * carries the CPU counters over the scenario (CpuFields: the servers' CPU, the busiest event loop, the machine's idle,
+ * the servers' garbage collections).
  */
 import { Readable } from 'node:stream';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { LeanS3 } from './lean-client.js';
 import { cpuSeconds, machineTicks, mainThreadSeconds, peakRssMiB, rssMiB, serverMiB, type MemoryMode } from './proc-stats.js';
+import { gcCounter } from './gc-count.js';
 import { emit } from './report.js';
 
 /** What every scenario gets. */
@@ -24,6 +26,8 @@ export interface BenchContext {
   pids: () => number[];
   /** How the processes' memory adds up (see MemoryMode). */
   memory: MemoryMode;
+  /** svc only: the servers' output, their `--trace-gc` log (Target.output). */
+  output?: () => string[];
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -63,6 +67,9 @@ export interface CpuFields {
   serverCpuPercent: number | null;
   mainThreadPercent: number | null;
   machineIdlePercent: number | null;
+  /** Full (mark-compact) and young-generation collections over all the servers' isolates; null for a peer. */
+  fullGcs: number | null;
+  youngGcs: number | null;
 }
 
 /** Runs `fn` and measures the CPU counters over it. */
@@ -71,6 +78,8 @@ async function withCpu<T>(ctx: BenchContext, fn: () => Promise<T>): Promise<{ va
   const before = pids.map(cpuSeconds);
   const loopsBefore = pids.map(mainThreadSeconds);
   const ticksBefore = machineTicks();
+  const gcs = ctx.output === undefined ? undefined : gcCounter(ctx.output);
+  const gcMark = gcs?.mark();
   const t0 = performance.now();
   const value = await fn();
   const seconds = (performance.now() - t0) / 1000;
@@ -79,6 +88,7 @@ async function withCpu<T>(ctx: BenchContext, fn: () => Promise<T>): Promise<{ va
   const ticks = machineTicks();
   const total = ticks.total - ticksBefore.total;
   const percent = (x: number): number => Math.round((x / seconds) * 100);
+  const gc = gcs === undefined || gcMark === undefined ? undefined : gcs.since(gcMark);
   return {
     value,
     seconds,
@@ -86,6 +96,8 @@ async function withCpu<T>(ctx: BenchContext, fn: () => Promise<T>): Promise<{ va
       serverCpuPercent: pids.length === 0 ? null : percent(used),
       mainThreadPercent: pids.length === 0 ? null : percent(loop),
       machineIdlePercent: total > 0 ? Math.round(((ticks.idle - ticksBefore.idle) / total) * 100) : null,
+      fullGcs: gc?.full ?? null,
+      youngGcs: gc?.young ?? null,
     },
   };
 }

@@ -18,6 +18,8 @@ export interface Target {
   pids: () => number[];
   /** 'max' for svc (one process per node), 'sum' for a peer made of several processes (Swift). */
   memory: 'max' | 'sum';
+  /** svc only: each server process's output so far, which `--trace-gc` makes a log of its collections (gc-count.ts). */
+  output?: () => string[];
   layout: Record<string, unknown>;
   stop(): Promise<void>;
 }
@@ -32,12 +34,13 @@ function erasureOf(drives: number): string {
 export async function singleNode(drives: number): Promise<Target> {
   // The built server (bin/svc.js), as users run it: RSS without the tsx loader. BENCH_NODE_ARGS adds node options,
   // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see what limits a scenario.
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+  const nodeArgs = ['--trace-gc', ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '')];
   // BENCH_DIR puts the drives on a chosen file system (default: the temp directory); see fs-commit.ts for why it matters.
   const dir = process.env.BENCH_DIR === undefined ? undefined : mkdtempSync(join(process.env.BENCH_DIR, 'svc-bench-'));
   const svc = await startSvc({ drives, dir, built: true, nodeArgs, env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '64' } });
   return {
     urls: [svc.url], accessKey: svc.accessKey, secretKey: svc.secretKey, pids: () => [svc.proc.pid ?? 0], memory: 'max',
+    output: () => [svc.output()],
     layout: { target: 'svc', nodes: 1, drives, erasure: erasureOf(drives), dir: svc.dir },
     async stop() { await svc.stop(); svc.cleanup(); },
   };
@@ -45,7 +48,7 @@ export async function singleNode(drives: number): Promise<Target> {
 
 /** 4 nodes × 4 drives on 127.0.0.1–4 (one set of 16, EC:4), each in its own mount namespace (needs root). */
 export async function fourNodes(): Promise<Target> {
-  const c = await startCluster({ nodes: 4, drivesPerNode: 4, built: true, env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '64' } });
+  const c = await startCluster({ nodes: 4, drivesPerNode: 4, built: true, nodeArgs: ['--trace-gc'], env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '64' } });
   const urls = c.nodes.map((n) => n.url);
   // Storage opens after the peers and the format quorum are reached: wait until every node is ready.
   for (const url of urls) {
@@ -57,6 +60,7 @@ export async function fourNodes(): Promise<Target> {
   return {
     urls, accessKey: c.credentials.accessKey, secretKey: c.credentials.secretKey,
     pids: () => c.nodes.map((n) => n.current?.proc.pid ?? 0).filter((p) => p > 0), memory: 'max',
+    output: () => c.nodes.map((n) => n.output()),
     layout: { target: 'svc', nodes: 4, drivesPerNode: 4, drives: 16, erasure: 'EC:4 (one set of 16)' },
     stop: () => c.destroy(),
   };
