@@ -88,7 +88,7 @@ async function withCpu<T>(ctx: BenchContext, fn: () => Promise<T>): Promise<{ va
   const ticks = machineTicks();
   const total = ticks.total - ticksBefore.total;
   const percent = (x: number): number => Math.round((x / seconds) * 100);
-  const gc = gcs === undefined || gcMark === undefined ? undefined : gcs.since(gcMark);
+  const gc = gcMark === undefined ? undefined : gcs?.since(gcMark);
   return {
     value,
     seconds,

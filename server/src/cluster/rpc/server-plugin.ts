@@ -6,8 +6,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { ServerError, withDeadline } from '../../common/index.js';
-import { readBuffers } from '../../storage/index.js';
-import type { Drive } from '../../storage/index.js';
+import { readBuffers, type Drive } from '../../storage/index.js';
 import type { RpcCredentials } from './auth.js';
 import {
   MAX_BATCH_CALLS, MAX_BATCH_DEADLINE_MS, RPC_BATCH_PATH, RPC_PREFIX, SHARD_READ, SHARD_WRITE, decodeValue, encodeValue, isDriveMethod,
