@@ -10,7 +10,7 @@ import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import {
   DiskNotFoundError, FileCorruptError, FileNotFoundError, InsufficientReadQuorumError, InsufficientWriteQuorumError, LocalDrive, forgetCachedMeta,
-  openStorage,
+  openStorage, readBuffers,
 } from '../storage/index.js';
 import type { ChildState, Drive, Storage } from '../storage/index.js';
 import { REMOTE_SPAN, RemoteDrive } from './remote-drive.js';
@@ -136,13 +136,13 @@ test('openStorage over local + remote drives: put/get/list/multipart, then a nod
 /** Records the shard reads a node's client sends: drive path and arguments. */
 function recordShardReads(n: Node, stripUpTo = false): { path: string; args: unknown[] }[] {
   const seen: { path: string; args: unknown[] }[] = [];
-  const client = n.client as unknown as { fetchBytes(path: string, args: readonly unknown[]): Promise<Buffer> };
+  const client = n.client as unknown as { fetchBytes(path: string, args: readonly unknown[], alloc?: (length: number) => Buffer): Promise<Buffer> };
   const send = client.fetchBytes.bind(client);
-  client.fetchBytes = (path, args) => {
+  client.fetchBytes = (path, args, alloc) => {
     // stripUpTo: the node answers as one of an earlier version, which reads only the bytes asked for.
     const sent = stripUpTo ? args.slice(0, 6) : args;
     seen.push({ path, args: [...sent] });
-    return send(path, sent);
+    return send(path, sent, alloc);
   };
   return seen;
 }
@@ -197,6 +197,31 @@ test('a peer that ignores spans still serves every read; a span stops at the end
   const seen = [c.a, c.b].map((n) => recordShardReads(n, true));
   assert.equal(md5(await read(st, 'big')), md5(big));
   assert.ok(seen.flat().length >= 2 * 7, 'a chunk per request');
+});
+
+test('each read gets its own copy of its bytes, and a dropped span goes back to the read-buffer pool', async (t) => {
+  // 4 blocks of 1 MiB on 4 data shards: chunks of 256 KiB + 32, read in order through node A's first drive.
+  const { c } = await withBigObject(t, 4 * 1024 * 1024, 8);
+  const d = c.a.drives[0]!;
+  const root = decodeURIComponent(new URL(d.endpoint).pathname);
+  const part = (await readdir(join(root, 'bkt'), { recursive: true })).find((p) => p.endsWith('/part.1'))!;
+  const file = await readFile(join(root, 'bkt', part));
+  const chunk = 256 * 1024 + 32;
+  const reader = await d.openShardReader('bkt', 'big', basename(dirname(part)), 'part.1');
+  // The first read asks for its own bytes; the next three come from one span of three chunks.
+  const got: Buffer[] = [];
+  for (let i = 0; i < 4; i++) got.push(await reader.read(i * chunk, chunk, true));
+  await reader.close();
+  for (let i = 0; i < 4; i++) assert.ok(got[i]!.equals(file.subarray(i * chunk, (i + 1) * chunk)), `chunk ${i}`);
+  // No two reads share memory: a consumer hands each chunk's buffer back on its own (engine/recycling-stream.ts).
+  assert.equal(new Set(got.map((b) => b.buffer)).size, 4);
+  // The span went back to the pool at close: the next buffer of its size is its memory, still holding its bytes...
+  const reused = readBuffers.take(3 * chunk);
+  assert.ok(reused.equals(file.subarray(chunk, 4 * chunk)), 'the span\'s buffer is lent again');
+  // ...and the reads handed out before do not change with it.
+  reused.fill(0);
+  for (let i = 0; i < 4; i++) assert.ok(got[i]!.equals(file.subarray(i * chunk, (i + 1) * chunk)), `chunk ${i} after reuse`);
+  for (const b of got) readBuffers.recycle(b);
 });
 
 test('RemoteDrive: the listing calls (scanDir, readChildren) answer as the drive itself, one round trip per batch', async (t) => {

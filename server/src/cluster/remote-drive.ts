@@ -5,7 +5,7 @@
  * re-checks it), never as a hang. Errors raised by the remote drive itself arrive as their own classes.
  */
 import type { ChildState, DirScan, DiskInfo, Drive, ReadMetaOptions, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from '../storage/index.js';
-import { DiskNotFoundError, FaultyDiskError, FileCorruptError } from '../storage/index.js';
+import { DiskNotFoundError, FaultyDiskError, FileCorruptError, readBuffers } from '../storage/index.js';
 import { RpcAuthError, RpcProtocolError, RpcUnavailableError, SHARD_READ, SHARD_WRITE, drivePath } from './rpc/index.js';
 import type { DriveMethod, RpcClient, RpcUpload } from './rpc/index.js';
 
@@ -58,7 +58,11 @@ export const REMOTE_SPAN = 1024 * 1024;
 interface Span {
   start: number;
   end: number;
+  /** A buffer of the read-buffer pool, which the reader hands back once it is dropped and no read still cuts from it. */
   data: Promise<Buffer>;
+  /** Reads waiting to cut from it. */
+  users: number;
+  dropped: boolean;
 }
 
 /**
@@ -66,6 +70,12 @@ interface Span {
  * chunks in block order, a few blocks ahead) asks for REMOTE_SPAN bytes, and the reads that fall inside a span, still
  * in flight or answered, are cut from it. A first read, or one out of order (a ranged GET, a seek), asks for its own
  * bytes only, so a small range never costs a span. The bitrot check stays with the caller (BitrotReader).
+ *
+ * Memory: a span arrives in a pooled buffer and each read gets a copy of its bytes (pooled when the caller hands
+ * buffers back, `pooled`), so that the span can go back to the pool as soon as it is dropped: the caller's holder
+ * hands back each chunk's buffer on its own (engine/recycling-stream.ts), which a view into a shared span would not
+ * survive. Joined into fresh buffers, the spans were most of what a coordinator allocated per GET, and V8 ran a full
+ * GC every ~70 ms per node through the cluster's 64 MiB GETs (docs/performance.md, eighteenth session).
  */
 class RemoteShardReader implements ShardReader {
   readonly #drive: RemoteDrive;
@@ -80,32 +90,66 @@ class RemoteShardReader implements ShardReader {
     this.#args = args;
   }
 
-  async read(offset: number, length: number): Promise<Buffer> {
+  async read(offset: number, length: number, pooled = false): Promise<Buffer> {
     const end = offset + length;
     const inOrder = offset === this.#next;
     this.#next = end;
     const span = this.#spans.find((s) => offset >= s.start && end <= s.end);
     if (span !== undefined) {
-      const data = await span.data;
-      // Shorter only where the file ends: the exact read below reports that.
-      if (end - span.start <= data.length) return data.subarray(offset - span.start, end - span.start);
+      const cut = await this.#cut(span, offset, length, pooled);
+      if (cut !== undefined) return cut;
     } else if (inOrder && length < REMOTE_SPAN) {
       // Whole reads per span: in-order reads are chunks of one length, and a chunk cut at the span's end is read twice.
       const want = Math.floor(REMOTE_SPAN / length) * length;
-      const fresh: Span = { start: offset, end: offset + want, data: this.#drive.readShardRange(this.#args, offset, length, want) };
+      const fresh: Span = {
+        start: offset, end: offset + want, users: 0, dropped: false,
+        data: this.#drive.readShardRange(this.#args, offset, length, want, (n) => readBuffers.take(n)),
+      };
       fresh.data.catch(() => undefined);
+      const older = this.#spans.slice(0, -1);
       this.#spans = [...this.#spans.slice(-1), fresh];
-      const data = await fresh.data;
+      for (const s of older) this.#drop(s);
       // A peer without spans answers the bytes asked for (no more): the next reads then ask for theirs.
-      if (data.length >= length) return data.subarray(0, length);
+      const cut = await this.#cut(fresh, offset, length, pooled);
+      if (cut !== undefined) return cut;
     }
-    const data = await this.#drive.readShardRange(this.#args, offset, length);
+    const data = await this.#drive.readShardRange(this.#args, offset, length, undefined, pooled ? (n) => readBuffers.take(n) : undefined);
     if (data.length !== length) throw new FileCorruptError(this.#drive.endpoint, this.#args[1] ?? '');
     return data;
   }
 
+  /** A copy of `length` bytes at `offset` from `span`; undefined when the span's answer stops before them. */
+  async #cut(span: Span, offset: number, length: number, pooled: boolean): Promise<Buffer | undefined> {
+    span.users++;
+    try {
+      const data = await span.data;
+      const from = offset - span.start;
+      // Shorter only where the file ends: the exact read after this reports that.
+      if (from + length > data.length) return undefined;
+      const out = pooled ? readBuffers.take(length) : Buffer.allocUnsafe(length);
+      data.copy(out, 0, from, from + length);
+      return out;
+    } finally {
+      span.users--;
+      this.#release(span);
+    }
+  }
+
+  #drop(span: Span): void {
+    if (span.dropped) return;
+    span.dropped = true;
+    this.#release(span);
+  }
+
+  /** Hands a dropped span's buffer back once no read cuts from it (exactly once: users only fall after the drop). */
+  #release(span: Span): void {
+    if (!span.dropped || span.users !== 0) return;
+    span.users = -1;
+    span.data.then((data) => readBuffers.recycle(data), () => undefined);
+  }
+
   async close(): Promise<void> {
-    // Stateless on the peer; the spans' bytes go with the views handed out.
+    for (const s of this.#spans) this.#drop(s);
     this.#spans = [];
   }
 }
@@ -143,11 +187,11 @@ export class RemoteDrive implements Drive {
 
   /**
    * One ranged read of a committed shard file (used by the shard reader): `length` bytes, or with `upTo` up to that
-   * many (fewer only where the file ends; a peer of an earlier version answers `length`).
+   * many (fewer only where the file ends; a peer of an earlier version answers `length`), into a buffer from `alloc`.
    */
-  async readShardRange(args: readonly string[], offset: number, length: number, upTo?: number): Promise<Buffer> {
+  async readShardRange(args: readonly string[], offset: number, length: number, upTo?: number, alloc?: (length: number) => Buffer): Promise<Buffer> {
     try {
-      return await this.#client.fetchBytes(drivePath(this.#path, SHARD_READ), [...args, offset, length, ...(upTo === undefined ? [] : [upTo])]);
+      return await this.#client.fetchBytes(drivePath(this.#path, SHARD_READ), [...args, offset, length, ...(upTo === undefined ? [] : [upTo])], alloc);
     } catch (err) {
       throw mapError(err, this.endpoint);
     }

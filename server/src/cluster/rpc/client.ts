@@ -153,8 +153,12 @@ export class RpcClient {
     }
   }
 
-  /** JSON call whose answer is raw bytes (shard reads). */
-  async fetchBytes(path: string, args: readonly unknown[]): Promise<Buffer> {
+  /**
+   * JSON call whose answer is raw bytes (shard reads), copied as it arrives into one buffer from `alloc` (a pool's:
+   * remote-drive.ts) when the answer says its length, instead of joining the socket's chunks into a new allocation
+   * at the end: each such allocation counts towards V8's next full GC (docs/performance.md, eighteenth session).
+   */
+  async fetchBytes(path: string, args: readonly unknown[], alloc: (length: number) => Buffer = Buffer.allocUnsafe): Promise<Buffer> {
     const body = JSON.stringify({ args: encodeValue(args) });
     const signal = AbortSignal.timeout(this.#timeoutMs);
     let res: Dispatcher.ResponseData;
@@ -165,7 +169,16 @@ export class RpcClient {
     }
     if (res.statusCode !== 200) throw await this.#failure(res);
     try {
-      return Buffer.from(await res.body.arrayBuffer());
+      const length = Number(res.headers['content-length']);
+      if (!Number.isSafeInteger(length) || length < 0) return Buffer.from(await res.body.arrayBuffer());
+      const out = alloc(length);
+      let at = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        if (at + chunk.length > length) throw new RpcProtocolError(`node ${this.origin} sent more than the ${length} bytes it announced`);
+        at += chunk.copy(out, at);
+      }
+      if (at !== length) throw new RpcProtocolError(`node ${this.origin} sent ${at} of the ${length} bytes it announced`);
+      return out;
     } catch (err) {
       throw this.#transportError(err, path);
     }
