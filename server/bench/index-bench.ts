@@ -1,0 +1,149 @@
+/**
+ * `npm run bench:index [-- --dir DIR] [--writers N] [--seconds S] [--sync FULL|NORMAL]`: what a synced key index per
+ * drive would cost the 4 KiB PUT (issue 9, point 2), measured the way the thirteenth session measured LMDB and LevelDB
+ * (docs/performance.md): four SQLite databases (one per drive of a 4-drive set) in WAL mode, `synchronous=FULL`
+ * (each commit fsyncs the log), each in its own worker thread; N writers each put a 2,433-byte record (a 2+2
+ * stripe's inline record) under a new key into all four and wait for the four commits; the puts asked for in one turn
+ * of the event loop share one transaction per database (group commit, as the commit log does). One JSON line: rounds
+ * per second (a round is one writer's four synced puts) and the process's CPU per round (every thread: user +
+ * kernel), then the same for point reads of the written keys from 16 readers, with the peak RSS.
+ *
+ * SQLite is not a dependency of svc: this needs `better-sqlite3`, which has no prebuilt binary reachable here and
+ * builds from source against the local node headers:
+ * `npm_config_nodedir=/usr npm install --no-save better-sqlite3@11` (about a minute). Without it: one line on
+ * stderr, exit code 2. A bad option: the same.
+ */
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { emit } from './report.js';
+
+function fail(message: string): never {
+  process.stderr.write(`bench:index: ${message}\n`);
+  process.exit(2);
+}
+
+function option(name: string, fallback: string): string {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] ?? fail(`${name} needs a value`) : fallback;
+}
+
+const dir = option('--dir', '/var/tmp/svc-index-bench');
+const writers = Number(option('--writers', '16'));
+const seconds = Number(option('--seconds', '5'));
+const sync = option('--sync', 'FULL');
+if (!Number.isInteger(writers) || writers < 1 || !(seconds > 0) || !['FULL', 'NORMAL'].includes(sync)) {
+  fail('--writers takes a positive integer, --seconds a positive number, --sync FULL or NORMAL');
+}
+let modulePath: string;
+try {
+  modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
+} catch {
+  fail('better-sqlite3 is not installed: npm_config_nodedir=/usr npm install --no-save better-sqlite3@11');
+}
+
+const RECORD = 2433;
+const DRIVES = 4;
+
+// Plain JavaScript for the workers: one database each, a transaction per message.
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.module);
+const db = new Database(workerData.path);
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = ' + workerData.sync);
+db.exec('CREATE TABLE IF NOT EXISTS rec (k BLOB PRIMARY KEY, v BLOB) WITHOUT ROWID');
+const put = db.prepare('INSERT OR REPLACE INTO rec (k, v) VALUES (?, ?)');
+const get = db.prepare('SELECT v FROM rec WHERE k = ?').pluck();
+const puts = db.transaction((items) => { for (const it of items) put.run(it.k, it.v); });
+parentPort.on('message', (m) => {
+  try {
+    if (m.op === 'put') { puts(m.items); parentPort.postMessage({ id: m.id, found: m.items.map(() => 0) }); return; }
+    parentPort.postMessage({ id: m.id, found: m.items.map((k) => (get.get(k) === undefined ? 0 : 1)) });
+  } catch (e) { parentPort.postMessage({ id: m.id, error: String(e) }); }
+});
+`;
+
+interface Waiter { resolve(found: number): void; reject(err: Error): void }
+
+/** One database's worker, with the calls of one turn sent as one message. */
+class Drive {
+  readonly #worker: Worker;
+  readonly #waiting = new Map<number, Waiter[]>();
+  readonly #queues = { put: [] as { item: unknown; waiter: Waiter }[], get: [] as { item: unknown; waiter: Waiter }[] };
+  #id = 0;
+
+  constructor(path: string) {
+    this.#worker = new Worker(WORKER, { eval: true, workerData: { module: modulePath, path, sync } });
+    // Per call of the message, 1 when a read found its key (0 for puts).
+    this.#worker.on('message', (m: { id: number; found?: number[]; error?: string }) => {
+      const waiters = this.#waiting.get(m.id) ?? [];
+      this.#waiting.delete(m.id);
+      waiters.forEach((w, i) => (m.error === undefined ? w.resolve(m.found?.[i] ?? 0) : w.reject(new Error(m.error))));
+    });
+  }
+
+  call(op: 'put' | 'get', item: unknown): Promise<number> {
+    return new Promise((resolve, reject) => {
+      if (this.#queues[op].length === 0) setImmediate(() => this.#flush(op));
+      this.#queues[op].push({ item, waiter: { resolve, reject } });
+    });
+  }
+
+  #flush(op: 'put' | 'get'): void {
+    const batch = this.#queues[op];
+    this.#queues[op] = [];
+    const id = this.#id++;
+    this.#waiting.set(id, batch.map((b) => b.waiter));
+    this.#worker.postMessage({ id, op, items: batch.map((b) => b.item) });
+  }
+
+  terminate(): Promise<number> {
+    return this.#worker.terminate();
+  }
+}
+
+const rssMiB = (): number => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024);
+
+/** `writers` loops of `step` for `seconds`: rounds per second and CPU per round. */
+async function measure(step: (n: number) => Promise<void>): Promise<{ roundsPerSec: number; cpuMsPerRound: number; peakRssMiB: number }> {
+  let rounds = 0;
+  let peak = rssMiB();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: writers }, async () => {
+    while (performance.now() - t0 < seconds * 1000) {
+      await step(rounds);
+      if (++rounds % 1000 === 0) peak = Math.max(peak, rssMiB());
+    }
+  }));
+  const cpu = process.cpuUsage(cpu0);
+  return {
+    roundsPerSec: Math.round(rounds / ((performance.now() - t0) / 1000)),
+    cpuMsPerRound: +((cpu.user + cpu.system) / 1000 / rounds).toFixed(3),
+    peakRssMiB: peak,
+  };
+}
+
+rmSync(dir, { recursive: true, force: true });
+mkdirSync(dir, { recursive: true });
+const drives = Array.from({ length: DRIVES }, (_, i) => new Drive(join(dir, `d${i + 1}.db`)));
+try {
+  const record = Buffer.alloc(RECORD, 0x5a);
+  let written = 0;
+  const puts = await measure(async () => {
+    const key = Buffer.from(`bench\0small/${writers}/${written++}`);
+    await Promise.all(drives.map((d) => d.call('put', { k: key, v: record })));
+  });
+  emit({ scenario: 'index-put', store: 'sqlite-wal', sync, drives: DRIVES, writers, recordBytes: RECORD, ...puts });
+  const gets = await measure(async () => {
+    const key = Buffer.from(`bench\0small/${writers}/${Math.floor(Math.random() * written)}`);
+    const found = await Promise.all(drives.map((d) => d.call('get', key)));
+    if (found.some((f) => f !== 1)) throw new Error(`a written key was not found: ${key.toString()}`);
+  });
+  emit({ scenario: 'index-get', store: 'sqlite-wal', drives: DRIVES, readers: writers, keys: written, ...gets });
+} finally {
+  await Promise.all(drives.map((d) => d.terminate()));
+  rmSync(dir, { recursive: true, force: true });
+}
