@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { ServerError } from '../../common/index.js';
+import { SMALL_PARITY_MAX, SmallParity, type NativeEncode } from './small-parity.js';
 
 /**
  * Reed-Solomon over @ronomon/reed-solomon, a native addon that encodes in libuv's thread pool
@@ -30,12 +31,15 @@ export class UnsupportedErasureError extends ServerError {
 }
 
 const contexts = new Map<string, unknown>();
+/** Per `k+m`: the synchronous encoder of small blocks once probed and checked (null: it did not match the codec). */
+const smallParity = new Map<string, SmallParity | null | Promise<void>>();
 
 /** K data + M parity Reed-Solomon codec. M = 0 is a pass-through (single drive). */
 export class ErasureCodec {
   readonly k: number;
   readonly m: number;
   readonly #ctx: unknown;
+  readonly #id: string;
 
   constructor(k: number, m: number) {
     if (!Number.isInteger(k) || !Number.isInteger(m) || k < 1 || m < 0) throw new UnsupportedErasureError(`invalid erasure ${k}+${m}`);
@@ -43,6 +47,7 @@ export class ErasureCodec {
     this.k = k;
     this.m = m;
     const id = `${k}+${m}`;
+    this.#id = id;
     let ctx = contexts.get(id);
     if (ctx === undefined && m > 0) {
       ctx = RS.create(k, m);
@@ -61,9 +66,32 @@ export class ErasureCodec {
     });
   }
 
-  /** Fills `parity` (M chunks) from `data` (K chunks) of `chunkLen` bytes each. */
+  /**
+   * Fills `parity` (M chunks) from `data` (K chunks) of `chunkLen` bytes each. Small blocks are encoded on the spot,
+   * identically (small-parity.ts says why and how), once the first encode of this `k+m` has checked that encoder.
+   */
   encode(data: Buffer, parity: Buffer, chunkLen: number): Promise<void> {
     if (this.m === 0) return Promise.resolve();
+    if (this.k * chunkLen <= SMALL_PARITY_MAX) {
+      const small = smallParity.get(this.#id);
+      if (small instanceof SmallParity && small.fits(data, parity, chunkLen)) {
+        small.encode(data, parity, chunkLen);
+        return Promise.resolve();
+      }
+      if (small === undefined) {
+        const ctx = this.#ctx;
+        const w = (ctx as Buffer)[0]!;
+        const native: NativeEncode = (d, p, len) => this.#native(d, p, len);
+        smallParity.set(this.#id, SmallParity.create(this.k, this.m, w, native).then(
+          (s) => { smallParity.set(this.#id, s); },
+          () => { smallParity.set(this.#id, null); },
+        ));
+      }
+    }
+    return this.#native(data, parity, chunkLen);
+  }
+
+  #native(data: Buffer, parity: Buffer, chunkLen: number): Promise<void> {
     let sources = 0;
     let targets = 0;
     for (let i = 0; i < this.k; i++) sources |= 1 << i;
