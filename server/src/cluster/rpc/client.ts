@@ -10,7 +10,7 @@ import { RpcTokenSource } from './auth.js';
 import type { RpcCredentials } from './auth.js';
 import { CallBatcher } from './call-batcher.js';
 import type { CallOutcome } from './call-batcher.js';
-import { RPC_BATCH_PATH, RPC_PROTOCOL_VERSION, RPC_VERSION_HEADER, decodeValue, drivePath, encodeValue } from './protocol.js';
+import { MAX_SHARD_READ, RPC_BATCH_PATH, RPC_PROTOCOL_VERSION, RPC_VERSION_HEADER, decodeValue, drivePath, encodeValue } from './protocol.js';
 import type { BatchCall, BatchResult, DriveMethod } from './protocol.js';
 import { RpcAuthError, RpcProtocolError, RpcUnavailableError, fromWireError } from './rpc-errors.js';
 import type { WireError } from './rpc-errors.js';
@@ -171,6 +171,7 @@ export class RpcClient {
     try {
       const length = Number(res.headers['content-length']);
       if (!Number.isSafeInteger(length) || length < 0) return Buffer.from(await res.body.arrayBuffer());
+      if (length > MAX_SHARD_READ) throw new RpcProtocolError(`node ${this.origin} announced ${length} bytes, more than a shard read holds`);
       const out = alloc(length);
       let at = 0;
       for await (const chunk of res.body as AsyncIterable<Buffer>) {

@@ -52,6 +52,9 @@ export const DRIVE_METHODS = [
 /** A Drive method served as a JSON call. */
 export type DriveMethod = (typeof DRIVE_METHODS)[number];
 
+/** Largest shard read served in one call (a block's chunk is ≤ 1 MiB + hash), and taken by a client. */
+export const MAX_SHARD_READ = 64 * 1024 * 1024;
+
 /** Streaming endpoints (not JSON calls). */
 export const SHARD_WRITE = 'shard-write';
 export const SHARD_READ = 'shard-read';

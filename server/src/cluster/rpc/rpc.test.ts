@@ -13,7 +13,7 @@ import type { Drive } from '../../storage/index.js';
 import { makeRpcToken } from './auth.js';
 import { RpcClient } from './client.js';
 import { RPC_PROTOCOL_VERSION, RPC_VERSION_HEADER, SHARD_READ, SHARD_WRITE, drivePath } from './protocol.js';
-import { RpcAuthError, RpcUnavailableError } from './rpc-errors.js';
+import { RpcAuthError, RpcProtocolError, RpcUnavailableError } from './rpc-errors.js';
 import { rpcPlugin } from './server-plugin.js';
 
 const creds = { accessKey: 'cluster-root', secretKey: 'cluster-secret-key' };
@@ -181,4 +181,21 @@ test("a peer's calls wait for the drive's commit-log replay (a node serves the R
   const batched = await Promise.all(copies.slice(0, 2).map((d) => c.driveCall(d, 'readMeta', ['b', 'k'])));
   assert.deepEqual(batched, [Buffer.from('meta-k'), Buffer.from('meta-k')]);
   assert.deepEqual(await c.call(drivePath(copies[2]!, 'readMeta'), ['b', 'k']), Buffer.from('meta-k'));
+});
+
+test('fetchBytes: an answer announcing more than a shard read holds is refused before anything is allocated', async (t) => {
+  // A "peer" that announces 1 GiB (a broken or hostile node) and then sends a few bytes.
+  const server = createServer((socket) => {
+    socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/octet-stream\r\ncontent-length: 1073741824\r\n\r\nabcd'));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.after(() => new Promise<void>((r) => server.close(() => r())));
+  const c = new RpcClient({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, credentials: creds, timeoutMs: 2_000 });
+  t.after(() => c.close());
+  let asked = 0;
+  await assert.rejects(
+    c.fetchBytes(drivePath('/srv/d1', SHARD_READ), ['bkt', 'k', 'd', 'part.1', 0, 4], (n) => { asked = n; return Buffer.alloc(n); }),
+    (err: Error) => err instanceof RpcProtocolError && /announced 1073741824 bytes/.test(err.message),
+  );
+  assert.equal(asked, 0);
 });

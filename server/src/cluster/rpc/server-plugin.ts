@@ -9,7 +9,7 @@ import { ServerError, withDeadline } from '../../common/index.js';
 import { readBuffers, type Drive } from '../../storage/index.js';
 import type { RpcCredentials } from './auth.js';
 import {
-  MAX_BATCH_CALLS, MAX_BATCH_DEADLINE_MS, RPC_BATCH_PATH, RPC_PREFIX, SHARD_READ, SHARD_WRITE, decodeValue, encodeValue, isDriveMethod,
+  MAX_BATCH_CALLS, MAX_BATCH_DEADLINE_MS, MAX_SHARD_READ, RPC_BATCH_PATH, RPC_PREFIX, SHARD_READ, SHARD_WRITE, decodeValue, encodeValue, isDriveMethod,
 } from './protocol.js';
 import type { BatchResult } from './protocol.js';
 import { toWireError } from './rpc-errors.js';
@@ -25,8 +25,6 @@ export interface RpcPluginOptions {
   now?: () => number;
 }
 
-/** Largest shard read served in one call (a block's chunk is ≤ 1 MiB + hash). */
-const MAX_READ = 64 * 1024 * 1024;
 /** Shard data is handed to the drive in writes of about this size. */
 const WRITE_BATCH = 256 * 1024;
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
@@ -160,8 +158,8 @@ export const rpcPlugin: FastifyPluginAsync<RpcPluginOptions> = async (app, opts)
       const [volume, key, dataDir, file, offset, length, upTo] = args;
       if (typeof volume !== 'string' || typeof key !== 'string' || typeof dataDir !== 'string' || typeof file !== 'string'
         || !Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || (offset as number) < 0 || (length as number) < 0
-        || (length as number) > MAX_READ
-        || (upTo !== undefined && (!Number.isSafeInteger(upTo) || (upTo as number) < (length as number) || (upTo as number) > MAX_READ))) {
+        || (length as number) > MAX_SHARD_READ
+        || (upTo !== undefined && (!Number.isSafeInteger(upTo) || (upTo as number) < (length as number) || (upTo as number) > MAX_SHARD_READ))) {
         return sendError(reply, 400, { code: 'ERR_RPC_PROTOCOL', message: 'shard-read needs [volume, key, dataDir, file, offset, length, upTo?]' });
       }
       const reader = await drive.openShardReader(volume, key, dataDir, file);
