@@ -1,15 +1,18 @@
 /**
- * `npm run bench:index [-- --dir DIR] [--writers N] [--seconds S] [--sync FULL|NORMAL]`: what a synced key index per
- * drive would cost the 4 KiB PUT (issue 9, point 2), measured the way the thirteenth session measured LMDB and LevelDB
- * (docs/performance.md): four SQLite databases (one per drive of a 4-drive set) in WAL mode, `synchronous=FULL`
+ * `npm run bench:index [-- --dir DIR] [--writers N] [--seconds S] [--sync FULL|NORMAL] [--store sqlite|files]`: what a
+ * synced key index per drive would cost the 4 KiB PUT (issue 9, point 2), measured as the thirteenth session measured
+ * LMDB and LevelDB (docs/performance.md): four SQLite databases (one per drive of a 4-drive set) in WAL mode, `synchronous=FULL`
  * (each commit fsyncs the log), each in its own worker thread; N writers each put a 2,433-byte record (a 2+2
  * stripe's inline record) under a new key into all four and wait for the four commits; the puts asked for in one turn
  * of the event loop share one transaction per database (group commit, as the commit log does). One JSON line: rounds
  * per second (a round is one writer's four synced puts) and the process's CPU per round (every thread: user +
- * kernel), then the same for point reads of the written keys from 16 readers, with the peak RSS.
+ * kernel), then the same for point reads of the written keys from 16 readers, with the peak RSS. `--store files`
+ * measures today's way in the same harness (a synced log append per batch, then a directory and a metadata file per
+ * record, FILES_WORKER below), so the two compare like for like; run each on a fresh file system (`--dir` on a new
+ * mount): on this machine's root ext4, files deleted minutes before slow every new one down.
  *
- * SQLite is not a dependency of svc: this needs `better-sqlite3`, which has no prebuilt binary reachable here and
- * builds from source against the local node headers:
+ * SQLite is not a dependency of svc: `--store sqlite` needs `better-sqlite3`, which has no prebuilt binary reachable
+ * here and builds from source against the local node headers:
  * `npm_config_nodedir=/usr npm install --no-save better-sqlite3@11` (about a minute). Without it: one line on
  * stderr, exit code 2. A bad option: the same.
  */
@@ -33,14 +36,17 @@ const dir = option('--dir', '/var/tmp/svc-index-bench');
 const writers = Number(option('--writers', '16'));
 const seconds = Number(option('--seconds', '5'));
 const sync = option('--sync', 'FULL');
-if (!Number.isInteger(writers) || writers < 1 || !(seconds > 0) || !['FULL', 'NORMAL'].includes(sync)) {
-  fail('--writers takes a positive integer, --seconds a positive number, --sync FULL or NORMAL');
+const store = option('--store', 'sqlite');
+if (!Number.isInteger(writers) || writers < 1 || !(seconds > 0) || !['FULL', 'NORMAL'].includes(sync) || !['sqlite', 'files'].includes(store)) {
+  fail('--writers takes a positive integer, --seconds a positive number, --sync FULL or NORMAL, --store sqlite or files');
 }
-let modulePath: string;
-try {
-  modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
-} catch {
-  fail('better-sqlite3 is not installed: npm_config_nodedir=/usr npm install --no-save better-sqlite3@11');
+let modulePath = '';
+if (store === 'sqlite') {
+  try {
+    modulePath = createRequire(import.meta.url).resolve('better-sqlite3');
+  } catch {
+    fail('better-sqlite3 is not installed: npm_config_nodedir=/usr npm install --no-save better-sqlite3@11');
+  }
 }
 
 const RECORD = 2433;
@@ -65,6 +71,38 @@ parentPort.on('message', (m) => {
 });
 `;
 
+// `--store files`: what a drive does today for the same puts (storage/drive/commit-log.ts, io-worker-source.ts): the
+// batch's records appended to a log in one O_DSYNC write (group commit), then per record its key's directory made and
+// its metadata file written to a temp name and renamed in, unsynced. Without the checkpoints' syncfs (about once a
+// second per drive), so it flatters today's files a little.
+const FILES_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const root = workerData.path;
+fs.mkdirSync(root + '/tmp', { recursive: true });
+fs.mkdirSync(root + '/bench', { recursive: true });
+const log = fs.openSync(root + '/commit.log', fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_APPEND | fs.constants.O_DSYNC);
+let n = 0;
+const dirOf = (k) => root + '/bench/' + Buffer.from(k).toString('utf8').split('\\0')[1];
+parentPort.on('message', (m) => {
+  try {
+    if (m.op === 'put') {
+      fs.writeSync(log, Buffer.concat(m.items.map((it) => it.v)));
+      for (const it of m.items) {
+        const dir = dirOf(it.k);
+        fs.mkdirSync(dir, { recursive: true });
+        const tmp = root + '/tmp/' + (n++) + '.part';
+        fs.writeFileSync(tmp, it.v);
+        fs.renameSync(tmp, dir + '/xl.meta');
+      }
+      parentPort.postMessage({ id: m.id, found: m.items.map(() => 0) });
+      return;
+    }
+    parentPort.postMessage({ id: m.id, found: m.items.map((k) => { try { fs.readFileSync(dirOf(k) + '/xl.meta'); return 1; } catch { return 0; } }) });
+  } catch (e) { parentPort.postMessage({ id: m.id, error: String(e) }); }
+});
+`;
+
 interface Waiter { resolve(found: number): void; reject(err: Error): void }
 
 /** One database's worker, with the calls of one turn sent as one message. */
@@ -75,7 +113,7 @@ class Drive {
   #id = 0;
 
   constructor(path: string) {
-    this.#worker = new Worker(WORKER, { eval: true, workerData: { module: modulePath, path, sync } });
+    this.#worker = new Worker(store === 'files' ? FILES_WORKER : WORKER, { eval: true, workerData: { module: modulePath, path, sync } });
     // Per call of the message, 1 when a read found its key (0 for puts).
     this.#worker.on('message', (m: { id: number; found?: number[]; error?: string }) => {
       const waiters = this.#waiting.get(m.id) ?? [];
@@ -128,7 +166,7 @@ async function measure(step: (n: number) => Promise<void>): Promise<{ roundsPerS
 
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
-const drives = Array.from({ length: DRIVES }, (_, i) => new Drive(join(dir, `d${i + 1}.db`)));
+const drives = Array.from({ length: DRIVES }, (_, i) => new Drive(join(dir, store === 'files' ? `d${i + 1}` : `d${i + 1}.db`)));
 try {
   const record = Buffer.alloc(RECORD, 0x5a);
   let written = 0;
@@ -136,13 +174,13 @@ try {
     const key = Buffer.from(`bench\0small/${writers}/${written++}`);
     await Promise.all(drives.map((d) => d.call('put', { k: key, v: record })));
   });
-  emit({ scenario: 'index-put', store: 'sqlite-wal', sync, drives: DRIVES, writers, recordBytes: RECORD, ...puts });
+  emit({ scenario: 'index-put', store: store === 'files' ? 'files+log' : 'sqlite-wal', sync: store === 'files' ? 'log O_DSYNC' : sync, drives: DRIVES, writers, recordBytes: RECORD, ...puts });
   const gets = await measure(async () => {
     const key = Buffer.from(`bench\0small/${writers}/${Math.floor(Math.random() * written)}`);
     const found = await Promise.all(drives.map((d) => d.call('get', key)));
     if (found.some((f) => f !== 1)) throw new Error(`a written key was not found: ${key.toString()}`);
   });
-  emit({ scenario: 'index-get', store: 'sqlite-wal', drives: DRIVES, readers: writers, keys: written, ...gets });
+  emit({ scenario: 'index-get', store: store === 'files' ? 'files+log' : 'sqlite-wal', drives: DRIVES, readers: writers, keys: written, ...gets });
 } finally {
   await Promise.all(drives.map((d) => d.terminate()));
   rmSync(dir, { recursive: true, force: true });

@@ -9,12 +9,12 @@ import { fileURLToPath } from 'node:url';
 
 const SCRIPT = fileURLToPath(new URL('../../bench/index-bench.ts', import.meta.url));
 
-for (const args of [['--writers', '0'], ['--writers', '1.5'], ['--seconds', '-1'], ['--sync', 'OFF'], ['--seconds']]) {
+for (const args of [['--writers', '0'], ['--writers', '1.5'], ['--seconds', '-1'], ['--sync', 'OFF'], ['--store', 'lmdb'], ['--seconds']]) {
   test(`bench:index ${args.join(' ')}: exit code 2 and one line saying what the options take`, () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', SCRIPT, ...args], { encoding: 'utf8', timeout: 60_000 });
     assert.equal(r.status, 2, r.stderr);
     assert.equal(r.stdout, '');
-    const want = args.length === 1 ? 'bench:index: --seconds needs a value\n' : 'bench:index: --writers takes a positive integer, --seconds a positive number, --sync FULL or NORMAL\n';
+    const want = args.length === 1 ? 'bench:index: --seconds needs a value\n' : 'bench:index: --writers takes a positive integer, --seconds a positive number, --sync FULL or NORMAL, --store sqlite or files\n';
     assert.equal(r.stderr, want);
   });
 }
