@@ -54,6 +54,9 @@ class RemoteShardWriter implements ShardWriter {
  */
 export const REMOTE_SPAN = 1024 * 1024;
 
+/** A buffer lent by the read-buffer pool (storage/drive/buffer-pool.ts). */
+const lend = (length: number): Buffer => readBuffers.take(length);
+
 /** Bytes asked for from `start` up to `end` (the answer stops short only where the file ends). */
 interface Span {
   start: number;
@@ -103,7 +106,7 @@ class RemoteShardReader implements ShardReader {
       const want = Math.floor(REMOTE_SPAN / length) * length;
       const fresh: Span = {
         start: offset, end: offset + want, users: 0, dropped: false,
-        data: this.#drive.readShardRange(this.#args, offset, length, want, (n) => readBuffers.take(n)),
+        data: this.#drive.readShardRange(this.#args, offset, length, want, lend),
       };
       fresh.data.catch(() => undefined);
       const older = this.#spans.slice(0, -1);
@@ -113,7 +116,7 @@ class RemoteShardReader implements ShardReader {
       const cut = await this.#cut(fresh, offset, length, pooled);
       if (cut !== undefined) return cut;
     }
-    const data = await this.#drive.readShardRange(this.#args, offset, length, undefined, pooled ? (n) => readBuffers.take(n) : undefined);
+    const data = await this.#drive.readShardRange(this.#args, offset, length, undefined, pooled ? lend : undefined);
     if (data.length !== length) throw new FileCorruptError(this.#drive.endpoint, this.#args[1] ?? '');
     return data;
   }
@@ -126,7 +129,7 @@ class RemoteShardReader implements ShardReader {
       const from = offset - span.start;
       // Shorter only where the file ends: the exact read after this reports that.
       if (from + length > data.length) return undefined;
-      const out = pooled ? readBuffers.take(length) : Buffer.allocUnsafe(length);
+      const out = pooled ? lend(length) : Buffer.allocUnsafe(length);
       data.copy(out, 0, from, from + length);
       return out;
     } finally {

@@ -106,51 +106,29 @@ export class SmallParity {
     return data.byteOffset % 4 === 0 && parity.byteOffset % 4 === 0 && dotChunkSize(this.#w, this.#k, chunkLen) % 4 === 0;
   }
 
-  /** Fills `parity` (M chunks of `chunkLen`) from `data` (K chunks), as the codec would. */
+  /**
+   * Fills `parity` (M chunks of `chunkLen`) from `data` (K chunks), as the codec would: each parity packet is a copy of
+   * its row's first data packet XORed with the others, in 32-bit words when the buffers allow it (`fits`), else bytes.
+   */
   encode(data: Buffer, parity: Buffer, chunkLen: number): void {
     const w = this.#w;
     const chunk = dotChunkSize(w, this.#k, chunkLen);
-    if (this.fits(data, parity, chunkLen)) {
-      this.#encodeWords(data, parity, chunkLen, chunk);
-      return;
-    }
+    const unit = this.fits(data, parity, chunkLen) ? 4 : 1;
+    const src = unit === 4 ? new Int32Array(data.buffer, data.byteOffset, (this.#k * chunkLen) / 4) : data;
+    const dst = unit === 4 ? new Int32Array(parity.buffer, parity.byteOffset, (this.#m * chunkLen) / 4) : parity;
+    const n = chunk / unit;
     for (let off = 0; off < chunkLen; off += w * chunk) {
       for (let j = 0; j < this.#m; j++) {
         for (let a = 0; a < w; a++) {
-          const target = j * chunkLen + off + a * chunk;
+          const target = (j * chunkLen + off + a * chunk) / unit;
           let first = true;
           for (const [i, c] of this.#rows[j * w + a]!) {
-            const source = i * chunkLen + off + c * chunk;
+            const source = (i * chunkLen + off + c * chunk) / unit;
             if (first) {
-              data.copy(parity, target, source, source + chunk);
+              dst.set(src.subarray(source, source + n), target);
               first = false;
             } else {
-              for (let b = 0; b < chunk; b++) parity[target + b] = parity[target + b]! ^ data[source + b]!;
-            }
-          }
-        }
-      }
-    }
-  }
-
-  /** `encode` on 32-bit words (see `fits`): the same packets, copied then XORed four bytes at a time. */
-  #encodeWords(data: Buffer, parity: Buffer, chunkLen: number, chunk: number): void {
-    const w = this.#w;
-    const src = new Int32Array(data.buffer, data.byteOffset, (this.#k * chunkLen) >> 2);
-    const dst = new Int32Array(parity.buffer, parity.byteOffset, (this.#m * chunkLen) >> 2);
-    const words = chunk >> 2;
-    for (let off = 0; off < chunkLen; off += w * chunk) {
-      for (let j = 0; j < this.#m; j++) {
-        for (let a = 0; a < w; a++) {
-          const target = (j * chunkLen + off + a * chunk) >> 2;
-          let first = true;
-          for (const [i, c] of this.#rows[j * w + a]!) {
-            const source = (i * chunkLen + off + c * chunk) >> 2;
-            if (first) {
-              dst.set(src.subarray(source, source + words), target);
-              first = false;
-            } else {
-              for (let b = 0; b < words; b++) dst[target + b] = dst[target + b]! ^ src[source + b]!;
+              for (let b = 0; b < n; b++) dst[target + b] = dst[target + b]! ^ src[source + b]!;
             }
           }
         }
