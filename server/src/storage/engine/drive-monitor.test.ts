@@ -84,6 +84,27 @@ test('three drives gone: not readable nor writable; back with their data: health
   await assertIntact(st, objects);
 });
 
+test('a drive taken offline by one failed call is checked again soon, not at the next interval', async (t) => {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  // The interval is an hour (testing.ts): only the re-check after the fault can bring the drive back.
+  for (const [recheckMs, back] of [[200, true], [3_600_000, false]] as const) {
+    const st = await c.open({ driveFaultRecheckMs: recheckMs });
+    if (recheckMs === 200) await st.makeBucket('bkt');
+    assert.ok(st instanceof ErasureSets);
+    const slot = st.sets[0]!.drives[3]!;
+    const root = c.sets[0]![3]!;
+    await rename(root, `${root}.away`);
+    await put(st, 'bkt', `k-${recheckMs}`, pattern(4096));
+    assert.equal(slot.online, false, 'the write that failed on the drive took it offline');
+    await rename(`${root}.away`, root);
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(slot.online, back, back ? 'back online after the re-check' : 'still offline without one');
+    await st.drainHeals();
+    await st.close();
+  }
+});
+
 test('two drive roots removed then recreated empty: writes lack quorum meanwhile, then heal completes', async (t) => {
   const { c, st, objects } = await seededCluster(t, 'obj-');
   const [d0, d1] = c.sets[0]!;

@@ -21,6 +21,9 @@ import type { SetDrive } from './set-drive.js';
  *    into its place between two checks) → as a drive that was down: it may lack what was written since the copy,
  *    so a heal of the whole set onto it (logged).
  */
+/** How soon a drive taken offline by a failed call is checked again (DriveMonitor.driveFault). */
+const FAULT_RECHECK_MS = 1000;
+
 export class DriveMonitor implements DriveChecker {
   readonly #sets: readonly ErasureSet[];
   readonly #reference: DriveFormat;
@@ -29,6 +32,8 @@ export class DriveMonitor implements DriveChecker {
   readonly #timer: NodeJS.Timeout;
   readonly #progress: DriveHealTracker | undefined;
   readonly #tempGraceMs: number;
+  readonly #faultRecheckMs: number;
+  #recheck: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #stopped = false;
 
@@ -38,9 +43,12 @@ export class DriveMonitor implements DriveChecker {
     progress?: DriveHealTracker;
     /** Temp entries younger than this survive the cleaning of a drive that comes back (OpenStorageOptions.tempGraceMs). */
     tempGraceMs?: number;
+    /** How soon a drive taken offline by a failed call is checked again (driveFault; default 1000 ms, or the interval if shorter). */
+    faultRecheckMs?: number;
   }) {
     this.#sets = deps.sets;
     this.#tempGraceMs = deps.tempGraceMs ?? 0;
+    this.#faultRecheckMs = Math.min(deps.faultRecheckMs ?? FAULT_RECHECK_MS, deps.intervalMs);
     this.#progress = deps.progress;
     this.#reference = deps.reference;
     this.#heals = deps.heals;
@@ -49,11 +57,22 @@ export class DriveMonitor implements DriveChecker {
     this.#timer.unref();
   }
 
-  /** A call on `slot` failed with an offline-class error: stop using it until it checks out again. */
+  /**
+   * A call on `slot` failed with an offline-class error: stop using it until it checks out again, which is checked
+   * soon (faultRecheckMs), not only at the next interval. One failed call may be a peer that was slow for a moment
+   * (an RPC deadline on a loaded machine), and with exactly a read quorum left, every read of the set would fail
+   * until the drive is back: the pools test saw a GET answer "read quorum lost" through all of the SDK's retries.
+   */
   driveFault(slot: SetDrive, err: unknown): void {
     if (slot.state !== 'online') return;
     slot.state = 'offline';
     this.#logger.warn(`drive ${slot.drive.endpoint} went offline: ${(err as Error).message}`);
+    if (this.#recheck !== undefined || this.#stopped) return;
+    this.#recheck = setTimeout(() => {
+      this.#recheck = undefined;
+      void this.checkNow();
+    }, this.#faultRecheckMs);
+    this.#recheck.unref();
   }
 
   checkNow(): Promise<void> {
@@ -84,6 +103,7 @@ export class DriveMonitor implements DriveChecker {
   stop(): void {
     this.#stopped = true;
     clearInterval(this.#timer);
+    clearTimeout(this.#recheck);
   }
 
   async #check(set: ErasureSet, slot: SetDrive): Promise<'ok' | 'unformatted' | 'down'> {

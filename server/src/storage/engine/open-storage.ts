@@ -38,6 +38,8 @@ export interface OpenStorageOptions {
   locker?: NamespaceLocker;
   /** How often offline drives are re-checked (default 3000 ms). */
   driveCheckIntervalMs?: number;
+  /** How soon a drive taken offline by a failed call is re-checked (default 1000 ms, at most the interval). */
+  driveFaultRecheckMs?: number;
   /**
    * Temp-area entries younger than this are kept when a local drive is cleaned at start or when it comes back
    * (default 0: one process owns every drive). Cluster nodes pass a grace period: peers write into these areas.
@@ -224,7 +226,10 @@ async function openPool(opts: OpenStorageOptions, deploymentId: string | undefin
   }));
   const layer = new ErasureSets(reference.deploymentId, sets, heals, opts.bucketRecords);
   const driveHeals = new DriveHealTracker(sets);
-  monitor = new DriveMonitor({ sets, reference, heals, logger, intervalMs: opts.driveCheckIntervalMs ?? 3000, progress: driveHeals, tempGraceMs: opts.tempGraceMs ?? 0 });
+  monitor = new DriveMonitor({
+    sets, reference, heals, logger, intervalMs: opts.driveCheckIntervalMs ?? 3000, faultRecheckMs: opts.driveFaultRecheckMs,
+    progress: driveHeals, tempGraceMs: opts.tempGraceMs ?? 0,
+  });
   layer.setChecker(monitor);
   for (const set of sets) {
     for (const slot of set.drives) {
