@@ -7,8 +7,8 @@
  *   npm run bench -- --endpoint http://127.0.0.1:19120 --access-key S3RVER --secret-key S3RVER --pid 1234[,5678…]
  *                                       # any S3 endpoint, e.g. a peer from ../shared/peers, in the same run
  *                                       # (several pids: the processes of one server, memory and CPU summed)
- *   npm run bench -- --ceiling --only small
- *                                       # the ceiling server (ceiling-server.ts): what the machine allows small objects
+ *   npm run bench -- --ceiling --only small,64MiB
+ *                                       # the ceiling server (ceiling-server.ts): what the machine allows
  *   --large adds 5 GiB PUT/GET; --quick runs concurrency 1/16 and skips 1 GiB multipart (a smoke run);
  *   --only small,1MiB,64MiB,multipart,list runs those groups only.
  * Env: BENCH_DRIVES (default 4), BENCH_SECONDS per timed small-object scenario (default 5).
@@ -36,8 +36,9 @@ async function target(): Promise<Target> {
     return external(endpoint, flag('--access-key') ?? process.env.BENCH_ACCESS_KEY ?? '', flag('--secret-key') ?? process.env.BENCH_SECRET_KEY ?? '', pids);
   }
   if (process.argv.includes('--ceiling')) {
-    if (flag('--only') !== 'small') {
-      process.stderr.write('bench: --ceiling measures small objects only; add --only small\n');
+    const only = (flag('--only') ?? '').split(',');
+    if (only.length === 0 || !only.every((g) => ['small', '1MiB', '64MiB'].includes(g))) {
+      process.stderr.write('bench: --ceiling measures objects only (no listing or multipart); add --only small,1MiB,64MiB or a part of it\n');
       process.exit(2);
     }
     return ceiling();
