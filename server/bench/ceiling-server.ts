@@ -32,13 +32,14 @@ if (dir === undefined || accessKey === undefined || secretKey === undefined) {
 }
 
 /**
- * What a large PUT does (CEILING_LARGE): `md5` (default) reads the body and computes its MD5; `none` reads the body
- * and drops it. Neither stores a byte: what a durable erasure-coded write adds (parity, shard files, their syncs) can
- * only lower the figure, so this bounds any design that answers with an MD5 ETag on this machine.
+ * What a large PUT does (CEILING_LARGE): `md5` (default) reads the body and computes its MD5 with svc's MD5 worker;
+ * `crypto` with node:crypto on the event loop instead; `none` reads the body and drops it. None stores a byte: what a
+ * durable erasure-coded write adds (parity, shard files, their syncs) can only lower the figure, so this bounds any
+ * design that answers with an MD5 ETag on this machine.
  */
 const LARGE_MODE = process.env.CEILING_LARGE ?? 'md5';
-if (LARGE_MODE !== 'md5' && LARGE_MODE !== 'none') {
-  process.stderr.write(`ceiling-server: CEILING_LARGE must be md5 or none, not ${LARGE_MODE}\n`);
+if (LARGE_MODE !== 'md5' && LARGE_MODE !== 'crypto' && LARGE_MODE !== 'none') {
+  process.stderr.write(`ceiling-server: CEILING_LARGE must be md5, crypto or none, not ${LARGE_MODE}\n`);
   process.exit(2);
 }
 
@@ -62,6 +63,11 @@ const LARGE = 1024 * 1024;
 async function putLarge(body: AsyncIterable<Buffer>, size: number): Promise<string> {
   // svc's own MD5: a worker hashing up to four uploads at once in the lanes of a SIMD vector (md5-offload.ts), which
   // beat node:crypto for 64 MiB PUTs at 4 in flight (docs/performance.md, fourteenth session).
+  if (LARGE_MODE === 'crypto') {
+    const h = createHash('md5');
+    for await (const c of body) h.update(c);
+    return h.digest('hex');
+  }
   const md5 = LARGE_MODE === 'md5' ? new OffloadedMd5(size) : undefined;
   for await (const c of body) await md5?.push(c);
   return md5 === undefined ? 'not-computed' : (await md5.digest()).toString('hex');

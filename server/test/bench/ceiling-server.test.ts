@@ -48,7 +48,7 @@ test('a large PUT answers with the MD5 of the whole body; its GET has the object
   }
 });
 
-test('CEILING_LARGE other than md5 or none: exit code 2 and one line, before a file is made', () => {
+test('CEILING_LARGE other than md5, crypto or none: exit code 2 and one line, before a file is made', () => {
   const script = fileURLToPath(new URL('../../bench/ceiling-server.ts', import.meta.url));
   const dir = join(mkdtempSync(join(tmpdir(), 'ceil-args-')), 'drives');
   try {
@@ -56,7 +56,7 @@ test('CEILING_LARGE other than md5 or none: exit code 2 and one line, before a f
       encoding: 'utf8', timeout: 60_000, env: { ...process.env, CEILING_LARGE: 'full' },
     });
     assert.equal(r.status, 2, r.stderr);
-    assert.equal(r.stderr, 'ceiling-server: CEILING_LARGE must be md5 or none, not full\n');
+    assert.equal(r.stderr, 'ceiling-server: CEILING_LARGE must be md5, crypto or none, not full\n');
     assert.equal(existsSync(dir), false);
   } finally {
     rmSync(dirname(dir), { recursive: true, force: true });
