@@ -107,7 +107,25 @@ test('small uploads (node:crypto at once) and large ones (SIMD lanes) side by si
   await Promise.all(jobs);
 });
 
+test('an upload alone on its worker is hashed by node:crypto; those that start beside it, and declared large, share the lanes', async () => {
+  const alone = new OffloadedMd5(-1);
+  const second = new OffloadedMd5(-1);
+  const large = new OffloadedMd5(LANE_MIN_BYTES);
+  const small = new OffloadedMd5(LANE_MIN_BYTES - 1);
+  assert.deepEqual([alone.inLanes, second.inLanes, large.inLanes, small.inLanes], [false, true, true, false]);
+  const bodies = [alone, second, large, small].map(() => [owned(3 << 20), owned(5)]);
+  for (let part = 0; part < 2; part++) await Promise.all([alone, second, large, small].map((j, i) => j.push(bodies[i]![part]!)));
+  const digests = await Promise.all([alone, second, large, small].map((j) => j.digest()));
+  digests.forEach((d, i) => assert.equal(d.toString('hex'), md5(bodies[i]!)));
+  // Once they are done, the worker is free again: the next upload is alone on it.
+  const next = new OffloadedMd5(-1);
+  assert.equal(next.inLanes, false);
+  next.abort();
+});
+
 test('an upload that never sends a chunk holds up the others by the lane wait at most', async () => {
+  // The first upload on a worker takes node:crypto (it would be alone in the lanes): the two below share them.
+  const first = new OffloadedMd5(-1);
   const idle = new OffloadedMd5(-1);
   await idle.push(owned(100));
   await idle.push(owned(1 << 20)); // posted: the worker knows it, then it goes quiet
@@ -119,7 +137,9 @@ test('an upload that never sends a chunk holds up the others by the lane wait at
   assert.equal((await busy.digest()).toString('hex'), expected);
   // Eight rounds of 1 MiB, each waiting at most LANE_WAIT_MS for the idle upload's lane: well under 2 s.
   assert.ok(performance.now() - started < 2000, `${performance.now() - started} ms`);
+  assert.equal(idle.inLanes && busy.inLanes, true);
   idle.abort();
+  first.abort();
 });
 
 test('the worker answers a digest queued behind empty updates, with no other upload to wake it', async () => {

@@ -112,16 +112,28 @@ export class OffloadedMd5 {
   #fill = 0;
   /** Batches posted and not yet answered, oldest first (backpressure: IN_FLIGHT at most per upload). */
   #posted: Promise<unknown>[] = [];
+  /** Hashed by node:crypto in the worker as its batches arrive, not in the SIMD lanes (see the constructor). */
   readonly #small: boolean;
   #done = false;
   /** The first update the worker failed. */
   #failed: unknown;
 
-  /** `size`: the declared body size (-1 unknown). Bodies under LANE_MIN_BYTES are hashed by node:crypto at once. */
+  /**
+   * `size`: the declared body size (-1 unknown). Bodies under LANE_MIN_BYTES are hashed by node:crypto at once, and so
+   * is an upload that starts with no other bound to its worker: alone, it would go through one lane of the SIMD
+   * function (WebAssembly's scalar MD5, ~556 MiB/s on a core against node:crypto's ~716), and a hash cannot move
+   * from one to the other midway. A single 64 MiB PUT was bound by that worker thread: 78–80 % of a core at ~370
+   * MiB/s (docs/performance.md, nineteenth session). Uploads that start while others run share the lanes.
+   */
   constructor(size: number) {
-    this.#small = size >= 0 && size < LANE_MIN_BYTES;
     this.#worker = pick();
+    this.#small = (size >= 0 && size < LANE_MIN_BYTES) || this.#worker.jobs === 0;
     this.#worker.jobs++;
+  }
+
+  /** Whether this upload is hashed in the SIMD lanes (false: node:crypto in the worker; see the constructor). */
+  get inLanes(): boolean {
+    return !this.#small;
   }
 
   /**
