@@ -61,13 +61,14 @@ const LARGE = 1024 * 1024;
 
 /** Reads a large body (see LARGE_MODE); resolves to its ETag. */
 async function putLarge(body: AsyncIterable<Buffer>, size: number): Promise<string> {
-  // svc's own MD5: a worker hashing up to four uploads at once in the lanes of a SIMD vector (md5-offload.ts), which
-  // beat node:crypto for 64 MiB PUTs at 4 in flight (docs/performance.md, fourteenth session).
   if (LARGE_MODE === 'crypto') {
     const h = createHash('md5');
     for await (const c of body) h.update(c);
     return h.digest('hex');
   }
+  // svc's own MD5 (md5-offload.ts): a worker hashing uploads that run together in the lanes of a SIMD vector, which
+  // beat node:crypto for 64 MiB PUTs at 4 in flight, and an upload alone with node:crypto (docs/performance.md,
+  // fourteenth and nineteenth sessions).
   const md5 = LARGE_MODE === 'md5' ? new OffloadedMd5(size) : undefined;
   for await (const c of body) await md5?.push(c);
   return md5 === undefined ? 'not-computed' : (await md5.digest()).toString('hex');

@@ -39,7 +39,7 @@ test('a small PUT answers with its MD5 and reads back byte for byte', async () =
 });
 
 test('a large PUT answers with the MD5 of the whole body; its GET has the object\'s size', async () => {
-  // 9 MiB: past LANE_MIN_BYTES, so the worker's SIMD lanes hash it; 1 MiB + 3: node:crypto in the worker.
+  // 9 MiB: past LANE_MIN_BYTES, the large path of md5-offload.ts (alone on its worker: node:crypto there); 1 MiB + 3: small.
   for (const size of [9 * 1024 * 1024 + 17, 1024 * 1024 + 3]) {
     const body = randomBytes(size);
     assert.equal((await s3.send(new PutObjectCommand({ Bucket: 'ceil', Key: `large-${size}`, Body: body }))).ETag, md5(body));

@@ -9,6 +9,9 @@ import type { HealQueue } from './heal-queue.js';
 import { listSet } from './listing.js';
 import type { SetDrive } from './set-drive.js';
 
+/** How soon a drive taken offline by a failed call is checked again (DriveMonitor.driveFault). */
+const FAULT_RECHECK_MS = 1000;
+
 /**
  * Re-detects drives (REFERENCE.md fact 7c, MinIO checks every 10 s; we default to 3 s and also
  * check on demand from health()). A slot's format is re-read:
@@ -21,9 +24,6 @@ import type { SetDrive } from './set-drive.js';
  *    into its place between two checks) → as a drive that was down: it may lack what was written since the copy,
  *    so a heal of the whole set onto it (logged).
  */
-/** How soon a drive taken offline by a failed call is checked again (DriveMonitor.driveFault). */
-const FAULT_RECHECK_MS = 1000;
-
 export class DriveMonitor implements DriveChecker {
   readonly #sets: readonly ErasureSet[];
   readonly #reference: DriveFormat;
