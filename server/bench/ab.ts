@@ -21,8 +21,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAbArgs, summarizeAb, type AbLine } from './ab-args.js';
 
+/** Undoes what the run set up (mount, worktree, temp directory); set once there is something to undo. */
+let cleanUpHook: (() => void) | undefined;
+
 function fail(message: string): never {
   process.stderr.write(`bench:ab: ${message}\n`);
+  // process.exit skips `finally`: a failed step used to leave the image mounted and the worktree registered.
+  cleanUpHook?.();
   process.exit(2);
 }
 
@@ -53,12 +58,28 @@ const image = join(work, 'fs.img');
 const mnt = join(work, 'mnt');
 let mounted = false;
 
+/**
+ * Unmounts the image. The server has exited, but a child of it may not have yet: its sync shell's last `sync
+ * --file-system` (storage/drive/sync-fs.ts) holds the file system for a moment, and umount answered "target is busy".
+ * Retried for up to 10 s; the error of the last try when it never succeeds.
+ */
+function unmount(): string | undefined {
+  for (let i = 0; ; i++) {
+    const r = spawnSync('umount', [mnt], { encoding: 'utf8' });
+    if (r.status === 0) return undefined;
+    if (i >= 40 || !/busy/.test(r.stderr ?? '')) return `umount ${mnt} failed: ${(r.stderr ?? '').trim() || r.error?.message}`;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+  }
+}
+
 function cleanUp(): void {
-  if (mounted) spawnSync('umount', [mnt]);
+  cleanUpHook = undefined;
+  if (mounted) unmount();
   mounted = false;
   spawnSync('git', ['worktree', 'remove', '--force', oldTree], { cwd: repo });
   rmSync(work, { recursive: true, force: true });
 }
+cleanUpHook = cleanUp;
 process.on('SIGINT', () => { cleanUp(); process.exit(130); });
 
 try {
@@ -79,7 +100,8 @@ try {
       mounted = true;
       const tree = build === 'new' ? repo : oldTree;
       const r = run('node', ['--import', 'tsx', 'server/bench/get-bench.ts', ...opts.benchArgs], tree, { ...process.env, BENCH_DIR: mnt, BENCH_KEEP: '1' });
-      run('umount', [mnt], work);
+      const unmounted = unmount();
+      if (unmounted !== undefined) fail(unmounted);
       mounted = false;
       rmSync(image);
       for (const text of r.stdout.split('\n')) {

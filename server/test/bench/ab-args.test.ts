@@ -5,6 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAbArgs, summarizeAb, type AbLine } from '../../bench/ab-args.js';
 
@@ -39,4 +42,15 @@ test('bench:ab with a bad option: exit code 2 and one line on stderr', () => {
   assert.equal(r.status, 2, r.stderr);
   assert.equal(r.stdout, '');
   assert.equal(r.stderr, 'bench:ab: --old <git revision> is required (the build to compare the working tree with)\n');
+});
+
+test('bench:ab failing after its setup (a revision that does not exist): exit code 2, one line, nothing left behind', () => {
+  const tmpBefore = new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('svc-ab-')));
+  const r = spawnSync(process.execPath, ['--import', 'tsx', SCRIPT, '--old', 'no-such-revision-of-svc'], { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /^bench:ab: git worktree add --detach \S+ no-such-revision-of-svc failed: .+\n$/);
+  // process.exit skips `finally`: the temporary directory and the worktree are removed by fail() itself.
+  assert.deepEqual(readdirSync(tmpdir()).filter((n) => n.startsWith('svc-ab-') && !tmpBefore.has(n)), []);
+  const worktrees = spawnSync('git', ['worktree', 'list', '--porcelain'], { encoding: 'utf8', cwd: dirname(SCRIPT) }).stdout;
+  assert.doesNotMatch(worktrees, /svc-ab-/);
 });
