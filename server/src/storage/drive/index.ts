@@ -5,6 +5,7 @@ export {
   VolumeExistsError, VolumeNotFoundError, isDriveOfflineError,
 } from './drive-errors.js';
 export { LocalDrive } from './local-drive.js';
+export { stopSyncShells } from './sync-fs.js';
 export { forgetCachedMeta } from './meta-cache.js';
 export { BufferPool, readBuffers } from './buffer-pool.js';
 export { META_FILE, SYS_DIR, encodeKey, encodeSegment, isDataDirName } from './object-path.js';

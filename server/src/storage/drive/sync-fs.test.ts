@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SyncShell, syncFileSystem } from './sync-fs.js';
+import { SyncShell, stopSyncShells, syncFileSystem } from './sync-fs.js';
 
 async function scratch(t: { after(fn: () => Promise<void>): void }): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-syncfs-'));
@@ -69,4 +70,44 @@ test('a sync shell runs `sync --file-system -- <path>` once per call, and passes
   assert.equal(((results[1] as PromiseRejectedResult).reason as Error).message,
     "sync --file-system /data/bad failed: sync: error syncing '/data/bad': Input/output error");
   assert.equal(await readFile(calls, 'utf8'), '--file-system -- /data/d1\n--file-system -- /data/bad\n--file-system -- -odd name\n');
+});
+
+test('stop: the calls already sent are answered, then the shell exits; a later call starts a new shell', async (t) => {
+  const dir = await scratch(t);
+  const shell = new SyncShell();
+  await shell.sync(dir);
+  const first = shell.pid!;
+  const exited = new Promise<void>((resolve) => {
+    const poll = setInterval(() => {
+      try { process.kill(first, 0); } catch { clearInterval(poll); resolve(); }
+    }, 10);
+  });
+  // Two calls in flight when the stop comes: both answered, not failed by the shell's exit.
+  const held = [shell.sync(dir), shell.sync(dir)];
+  const started = performance.now();
+  const stopped = shell.stop();
+  await Promise.all(held);
+  await stopped;
+  await exited;
+  // It ended with its stdin, well before stop's kill (5 s).
+  assert.ok(performance.now() - started < 3000, `${performance.now() - started} ms`);
+  await shell.stop(); // stopping a stopped shell is a no-op
+  await shell.sync(dir);
+  assert.ok(shell.pid !== undefined && shell.pid !== first);
+  await shell.stop();
+});
+
+test('stopSyncShells: every shell syncFileSystem started is gone once it resolves', async (t) => {
+  const dir = await scratch(t);
+  // The shells of this process (the tests above leave their own SyncShell instances running).
+  const shellPids = (): Set<string> => new Set(execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+    .split('\n').filter((l) => l.includes('while IFS= read -r p')).map((l) => l.trim().split(' ')[0]!));
+  const before = shellPids();
+  await syncFileSystem(dir, 'stop-device');
+  const started = [...shellPids()].filter((p) => !before.has(p));
+  assert.equal(started.length, 1, 'one shell for the device');
+  await stopSyncShells();
+  assert.equal(shellPids().has(started[0]!), false, 'gone once stopSyncShells resolved');
+  await syncFileSystem(dir, 'stop-device'); // a new shell on demand
+  await stopSyncShells();
 });

@@ -32,6 +32,15 @@ export function syncFileSystem(path: string, device: string): Promise<void> {
   });
 }
 
+/**
+ * Ends every sync shell once it has answered what it was asked (a server stopping): without this they end only when
+ * they see their stdin close after the process is gone, and a `sync` still running then holds the file system a moment
+ * longer (`umount` right after the server's exit answered "target is busy", bench:ab). A later call starts a new shell.
+ */
+export async function stopSyncShells(): Promise<void> {
+  await Promise.all([...shells.values()].map((s) => s.stop()));
+}
+
 function syncOnce(path: string): Promise<void> {
   return new Promise((resolve, reject) => {
     execFile('sync', ['--file-system', path], { timeout: SYNC_TIMEOUT_MS }, (err, _out, stderr) => {
@@ -57,6 +66,8 @@ export class SyncShell {
   #child: ChildProcessWithoutNullStreams | undefined;
   readonly #waiting: Waiter[] = [];
   readonly #env: NodeJS.ProcessEnv;
+  /** Set by stop() while calls are still waiting: lets the shell go once the last is answered. */
+  #onIdle: (() => void) | undefined;
 
   /** `env`: the shell's environment (its PATH finds `sync`). */
   constructor(env: NodeJS.ProcessEnv = process.env) {
@@ -71,6 +82,30 @@ export class SyncShell {
       const timer = setTimeout(() => this.#fail(new Error(`sync --file-system ${path} did not finish within ${SYNC_TIMEOUT_MS / 1000} s`)), SYNC_TIMEOUT_MS);
       this.#waiting.push({ path, resolve, reject, timer });
       child.stdin.write(`${path}\n`);
+    });
+  }
+
+  /**
+   * Closes the shell's stdin: it answers the calls already sent, then exits. Resolves once it has (killed after `ms`).
+   * A call made meanwhile fails with the shell's exit; the next one starts a new shell.
+   */
+  stop(ms = 5000): Promise<void> {
+    const child = this.#child;
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      // Once nothing waits on it, the shell is let go: a call after that starts a new one instead of writing to it.
+      const release = (): void => {
+        this.#onIdle = undefined;
+        if (this.#child === child) this.#child = undefined;
+        child.stdin.end();
+      };
+      if (this.#waiting.length === 0) release();
+      else this.#onIdle = release;
     });
   }
 
@@ -97,6 +132,7 @@ export class SyncShell {
       clearTimeout(w.timer);
       if (line === 'ok') w.resolve();
       else w.reject(new Error(`sync --file-system ${w.path} failed: ${line.replace(/^error: /, '').trim()}`));
+      if (this.#waiting.length === 0) this.#onIdle?.();
     });
     // An idle shell does not keep the process alive; it ends with its stdin when the process exits.
     child.unref();
@@ -108,6 +144,7 @@ export class SyncShell {
   #fail(err: Error): void {
     const child = this.#child;
     this.#child = undefined;
+    this.#onIdle = undefined;
     child?.kill('SIGKILL');
     for (const w of this.#waiting.splice(0)) {
       clearTimeout(w.timer);
