@@ -86,8 +86,8 @@ export class SyncShell {
   }
 
   /**
-   * Closes the shell's stdin: it answers the calls already sent, then exits. Resolves once it has (killed after `ms`).
-   * A call made meanwhile fails with the shell's exit; the next one starts a new shell.
+   * Closes the shell's stdin once no call waits on it (calls made meanwhile are answered too), and the shell exits.
+   * Resolves once it has (killed after `ms`). A call after that starts a new shell.
    */
   stop(ms = 5000): Promise<void> {
     const child = this.#child;

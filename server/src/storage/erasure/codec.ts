@@ -79,8 +79,8 @@ export class ErasureCodec {
         return Promise.resolve();
       }
       if (small === undefined) {
-        const ctx = this.#ctx;
-        const w = (ctx as Buffer)[0]!;
+        // The codec's context buffer starts with its word size (binding.c).
+        const w = (this.#ctx as Buffer)[0]!;
         const native: NativeEncode = (d, p, len) => this.#native(d, p, len);
         smallParity.set(this.#id, SmallParity.create(this.k, this.m, w, native).then(
           (s) => { smallParity.set(this.#id, s); },
