@@ -104,7 +104,16 @@ export async function runIoJob(job: IoJob): Promise<unknown> {
   return send(job);
 }
 
+/** Messages posted to the workers per kind of job (tests: what shares a message). */
+const postedByOp = new Map<string, number>();
+
+/** How many messages of `op` jobs have been posted to the workers so far (tests). */
+export function ioMessagesPosted(op: IoJob['op']): number {
+  return postedByOp.get(op) ?? 0;
+}
+
 async function send(job: IoJob): Promise<unknown> {
+  postedByOp.set(job.op, (postedByOp.get(job.op) ?? 0) + 1);
   const r: JobReply = await pick().request({ job });
   if (r.error !== undefined) throw ioError(r.error, r.errno);
   return r.value;

@@ -33,12 +33,17 @@ export class LocalDrive implements Drive {
   readonly #l: DriveLayout;
   /** Inline commits are durable through it (commit-log.ts); one per root in the process. */
   readonly #log: CommitLog;
-  readonly #inline = new InlineCommits();
+  #inline = new InlineCommits();
 
   constructor(root: string) {
     this.endpoint = root;
     this.#l = new DriveLayout(root);
     this.#log = commitLogFor(root, this.#l.sys, (r) => this.#replay(r));
+  }
+
+  /** Sends this drive's inline commits through `queue`, shared with the other local drives of its set (inline-commits.ts). */
+  shareInlineCommits(queue: InlineCommits): void {
+    this.#inline = queue;
   }
 
   settled(): Promise<void> {

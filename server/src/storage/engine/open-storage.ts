@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { loadBitrotHasher } from '../bitrot/index.js';
 import type { Drive } from '../drive/index.js';
-import { LocalDrive, UnformattedDiskError } from '../drive/index.js';
+import { InlineCommits, LocalDrive, UnformattedDiskError } from '../drive/index.js';
 import { MAX_DATA, MAX_PARITY, onEach } from '../erasure/index.js';
 import { DISTRIBUTION_ALGO, decodeFormat, driveFormat, encodeFormat, findDrive } from '../format/index.js';
 import type { DriveFormat } from '../format/index.js';
@@ -208,6 +208,11 @@ async function openPool(opts: OpenStorageOptions, deploymentId: string | undefin
   const locker = opts.locker ?? new LocalLocker();
   let monitor: DriveMonitor | undefined;
   const slots = drives.map((s, si) => s.map((d, j) => new SetDrive(d, si, j, reference.sets[si]![j]!)));
+  for (const s of drives) {
+    // One commit message per turn for the set's local drives, not one per drive (inline-commits.ts says why).
+    const queue = new InlineCommits();
+    for (const d of s) if (d instanceof LocalDrive) d.shareInlineCommits(queue);
+  }
   await Promise.all(slots.flat().map(async (slot) => {
     try {
       const f = decodeFormat(await slot.drive.readFormat());
