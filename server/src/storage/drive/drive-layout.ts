@@ -44,6 +44,8 @@ export class DriveLayout {
   readonly root: string;
   readonly sys: string;
   readonly tmp: string;
+  /** The root as join normalizes it, with one '/' after it (volumeDir). */
+  readonly #rootSlash: string;
   /** What a metadata read checks when the file is absent (ReadJob.guard). */
   readonly guard: { format: string; root: string };
   /** The keys this process changed lately on this drive (listing stamps). */
@@ -52,6 +54,7 @@ export class DriveLayout {
   constructor(root: string) {
     this.endpoint = root;
     this.root = root;
+    this.#rootSlash = join(root, '_').slice(0, -1);
     this.sys = join(root, SYS_DIR);
     this.tmp = join(this.sys, TMP_DIR);
     this.guard = { format: join(this.sys, FORMAT_FILE), root };
@@ -80,7 +83,9 @@ export class DriveLayout {
 
   volumeDir(volume: string): string {
     assertVolumeName(volume);
-    return join(this.root, volume);
+    // What join(root, volume) returns, without its normalizing scan per call (a 4 KiB PUT asks 8 times): volume
+    // names hold no '/' and are never '.' or '..' (assertVolumeName).
+    return `${this.#rootSlash}${volume}`;
   }
 
   sysPath(sysPath: string): string {

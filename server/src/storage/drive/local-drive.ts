@@ -396,7 +396,9 @@ export class LocalDrive implements Drive {
    */
   async #commitInline(volDir: string, dir: string, meta: Uint8Array, opts: RenameDataOptions): Promise<Buffer | null> {
     const previous = opts.returnPrevious === true;
-    const done = await this.#inline.run({ volDir, dir, tmp: join(this.#l.tmp, `${randomUUID()}.part`), dst: join(dir, META_FILE), data: meta, previous });
+    // Plain concatenations: `tmp` and `dir` are normalized (drive-layout.ts), and join's normalizing scan showed in the
+    // 4 KiB PUT's profile (~1 % of the event loop, issue 9).
+    const done = await this.#inline.run({ volDir, dir, tmp: `${this.#l.tmp}/${randomUUID()}.part`, dst: `${dir}/${META_FILE}`, data: meta, previous });
     if (done.outcome === COMMIT_NO_VOLUME) throw await this.#volumeMissing(volDir);
     if (done.outcome === COMMIT_EXISTED && !previous) await this.#dropStaleDataDirs(dir, opts);
     return done.previous;
