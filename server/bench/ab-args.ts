@@ -6,6 +6,11 @@ export interface AbOptions {
   pairs: number;
   /** Size of each run's file system image (sparse: only what a run writes takes space). */
   imageGiB: number;
+  /**
+   * --no-journal: each image made without ext4's journal, like this project's root file system; the default keeps the
+   * journal a deployment would have. The two order small-file work differently (an O_DSYNC append commits the journal).
+   */
+  journal: boolean;
   /** Passed to both builds' server/bench/get-bench.ts. */
   benchArgs: string[];
 }
@@ -18,8 +23,13 @@ export function parseAbArgs(argv: readonly string[]): AbOptions {
   let old: string | undefined;
   let pairs = 3;
   let imageGiB = 8;
+  let journal = true;
   for (let i = 0; i < own.length; i++) {
     const name = own[i]!;
+    if (name === '--no-journal') {
+      journal = false;
+      continue;
+    }
     const value = own[i + 1];
     if (name !== '--old' && name !== '--pairs' && name !== '--image-gib') throw new Error(`unknown option ${name} (bench:get's options go after --)`);
     if (value === undefined || value.startsWith('--')) throw new Error(`${name} needs a value`);
@@ -33,7 +43,7 @@ export function parseAbArgs(argv: readonly string[]): AbOptions {
     }
   }
   if (old === undefined) throw new Error('--old <git revision> is required (the build to compare the working tree with)');
-  return { old, pairs, imageGiB, benchArgs };
+  return { old, pairs, imageGiB, journal, benchArgs };
 }
 
 /** One round of one run, as get-bench prints it, with the build and pair added. */

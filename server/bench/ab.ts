@@ -1,6 +1,6 @@
 /**
  * Two builds of svc on one scenario, interleaved, each run on a file system made fresh for it (issue 9: "compare as
- * ratios taken in one run"): `npm run bench:ab -- --old <git rev> [--pairs N] [-- <bench:get options>]`.
+ * ratios taken in one run"): `npm run bench:ab -- --old <git rev> [--pairs N] [--no-journal] [-- <bench:get options>]`.
  *
  * Why a fresh file system per run: on this VM's root ext4 (no journal) a run's figures follow what ran before it.
  * Files deleted in the last minutes make every new inode scan past them (ext4's recently_deleted check), and the
@@ -95,7 +95,7 @@ try {
     for (const build of order) {
       writeFileSync(image, '');
       truncateSync(image, opts.imageGiB * 1024 ** 3);
-      run('mkfs.ext4', ['-q', '-F', image], work);
+      run('mkfs.ext4', ['-q', '-F', ...(opts.journal ? [] : ['-O', '^has_journal']), image], work);
       run('mount', ['-o', 'loop', image, mnt], work);
       mounted = true;
       const tree = build === 'new' ? repo : oldTree;

@@ -15,8 +15,10 @@ const SCRIPT = fileURLToPath(new URL('../../bench/ab.ts', import.meta.url));
 
 test('bench:ab options: --old is required, bench:get options go after --', () => {
   assert.deepEqual(parseAbArgs(['--old', 'HEAD~1', '--pairs', '2', '--', '--put', '--rounds', '2']), {
-    old: 'HEAD~1', pairs: 2, imageGiB: 8, benchArgs: ['--put', '--rounds', '2'],
+    old: 'HEAD~1', pairs: 2, imageGiB: 8, journal: true, benchArgs: ['--put', '--rounds', '2'],
   });
+  assert.equal(parseAbArgs(['--no-journal', '--old', 'HEAD']).journal, false);
+  assert.deepEqual(parseAbArgs(['--old', 'HEAD', '--no-journal', '--', '--no-journal']).benchArgs, ['--no-journal']);
   assert.throws(() => parseAbArgs([]), /--old <git revision> is required/);
   assert.throws(() => parseAbArgs(['--old', 'x', '--put']), /unknown option --put \(bench:get's options go after --\)/);
   assert.throws(() => parseAbArgs(['--old', 'x', '--pairs', '0']), /--pairs takes a whole number from 1 to 100, not 0/);
