@@ -26,8 +26,13 @@ export type { LogRecord } from './commit-log-record.js';
  * log can never reappear after a crash with records a later change superseded.
  */
 
-/** How long written files may stay unsynced (and their records in a log). */
-export const CHECKPOINT_MS = 1_000;
+/**
+ * How long written files may stay unsynced (and their records in a log). 500 ms, not 1 s: on ext4 with its journal
+ * (as deployed) 4 KiB PUTs at 16 in flight went 5-7 % faster at 4-6 % less server CPU each; without the journal (this
+ * machine's root file system) no difference; 4 s was 3-6 % slower (`npm run bench:ab [--no-journal]`, three pairs
+ * each; docs/performance.md, twentieth session).
+ */
+export const CHECKPOINT_MS = 500;
 const LOG_DIR = 'log';
 const LOG_SUFFIX = '.log';
 
