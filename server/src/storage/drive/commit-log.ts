@@ -14,7 +14,7 @@ export type { LogRecord } from './commit-log-record.js';
  * Before, every inline commit wrote its metadata file with O_DSYNC, on every drive: four synced files per 4 KiB PUT
  * on one device, and that kernel work bounded small PUTs at ~1,000/s here. Now the commit's metadata record is
  * appended to this log and the metadata file is written next to it without a sync; the appends of one moment share
- * one O_DSYNC write (group commit), and the commit answers once both are done. About once a second a
+ * one O_DSYNC write (group commit), and the commit answers once both are done. Every half second (CHECKPOINT_MS) a
  * checkpoint makes the written files durable with one syncfs (sync-fs.ts) and deletes the log they were in. A crash
  * loses at most unsynced files whose records are still in a log: the next process replays those logs before the
  * drive is used (`ready`).
