@@ -23,7 +23,7 @@ interface Queued {
  *
  * One queue per erasure set, shared by its local drives (LocalDrive.shareInlineCommits, open-storage.ts): a 4 KiB
  * PUT commits on every drive of its set in the same turn, and one message for them all instead of one per drive
- * cost 6 % less server CPU per PUT and gave 4-5 % more PUTs/s (a message each way wakes a thread: 70 µs of the event
+ * gave 5-7 % more PUTs/s at 7-10 % less server CPU each (a message each way wakes a thread: ~70 µs of the event
  * loop per message under that load; docs/performance.md, twentieth session). Not shared across sets: a hung drive
  * holds the commits of its messages, which are its own set's (whose PUTs wait for that drive anyway, ErasureSet.each),
  * never another set's. A drive outside any set (tests, tools) has a queue of its own.
