@@ -4,8 +4,8 @@ import { SyncLanes } from './sync-lanes.js';
 
 /**
  * syncfs(2) for a drive's file system: every write made on it so far reaches stable storage. Node has no binding for
- * it, so coreutils' `sync --file-system` runs it (the commit log calls it twice per checkpoint, about once a second per
- * drive, commit-log.ts).
+ * it, so coreutils' `sync --file-system` runs it (the commit log calls it twice per checkpoint, every half second per
+ * drive while small objects are written, commit-log.ts).
  *
  * Run from node itself, each call forked the server: its page tables copied, then copy-on-write faults in the server
  * until the child exec'd. During 4 KiB PUTs at 16 in flight that was ~2 % of the event loop's time in `spawn` alone
