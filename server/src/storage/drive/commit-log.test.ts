@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readdir, readFile, rm, truncate, unlink, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, stat, truncate, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commitLogFor } from './commit-log.js';
-import { decodeRecords, encodeRecord, recordsToReplay } from './commit-log-record.js';
+import { decodeRecords, encodeRecord, encodeUseHeader, recordsToReplay } from './commit-log-record.js';
 import { FileNotFoundError } from './drive-errors.js';
 import { LocalDrive } from './local-drive.js';
 
@@ -50,6 +50,35 @@ test('records: decoded as written; a torn or damaged record ends the log there',
   const damaged = Buffer.from(whole);
   damaged[a.length + 14] ^= 0xff;
   assert.equal(decodeRecords(damaged).length, 1, 'CRC mismatch in the second record');
+});
+
+test('records of a reused log file: only its current use, after an intact header; headerless logs from offset 0', () => {
+  const first = encodeUseHeader(7, 1);
+  const second = encodeUseHeader(7, 2);
+  const old = Buffer.concat([first.header, ...['a', 'b', 'c'].map((k) => encodeRecord(1, 'b', k, Buffer.from(`old-${k}`), first.seed))]);
+  // The second use overwrote the file from its start with fewer bytes: the first use's last records are still there.
+  const now = Buffer.concat([second.header, encodeRecord(1, 'b', 'x', Buffer.from('new-x'), second.seed)]);
+  const file = Buffer.concat([now, old.subarray(now.length)]);
+  assert.deepEqual(decodeRecords(file).map((r) => r.key), ['x'], 'the earlier use\'s records fail their seeded CRC');
+  assert.deepEqual(decodeRecords(old).map((r) => r.key), ['a', 'b', 'c']);
+  const voided = Buffer.from(file);
+  voided.fill(0, 0, second.header.length);
+  assert.deepEqual(decodeRecords(voided), [], 'a voided header: nothing to replay');
+  const headerless = Buffer.concat([encodeRecord(1, 'b', 'h', Buffer.from('h'))]);
+  assert.deepEqual(decodeRecords(headerless).map((r) => r.key), ['h'], 'a log of an earlier version');
+  const damaged = Buffer.from(file);
+  damaged[9] ^= 1;
+  assert.deepEqual(decodeRecords(damaged), [], 'a damaged header');
+});
+
+test('replay orders uses by generation, after headerless logs, whatever the files are named', () => {
+  const g2 = encodeUseHeader(9, 2);
+  const g3 = encodeUseHeader(9, 3);
+  const use3 = Buffer.concat([g3.header, encodeRecord(1, 'b', 'k', Buffer.from('third'), g3.seed)]);
+  const use2 = Buffer.concat([g2.header, encodeRecord(1, 'b', 'k', Buffer.from('second'), g2.seed), encodeRecord(1, 'b', 'j', Buffer.from('j'), g2.seed)]);
+  const legacy = encodeRecord(1, 'b', 'j', Buffer.from('legacy'));
+  const replayed = recordsToReplay([use3, use2, legacy]).map((r) => `${r.key}=${Buffer.from(r.meta).toString()}`);
+  assert.deepEqual(replayed.sort(), ['j=j', 'k=third']);
 });
 
 test('replay: the last record of each key, unless a later record dropped the key or its volume', () => {
@@ -98,18 +127,21 @@ test('replay never brings back a key deleted, or overwritten another way, after 
   await assert.rejects(next.readMeta('v', 'k'), FileNotFoundError);
 });
 
-test('a checkpoint makes the files durable and deletes the logs; replay then has nothing to redo', async (t) => {
+test('a checkpoint makes the files durable and voids the log; replay then has nothing to redo', async (t) => {
   const { root, drive } = await fresh(t);
   await drive.renameData('b', 'k', Buffer.from('meta-k'), INLINE);
   const log = commitLogFor(root, join(root, '.svc.sys'), async () => { throw new Error('not the first instance'); });
   assert.equal(log.pendingCount, 1);
+  const [used] = await logNames(root);
   await log.checkpoint();
-  assert.deepEqual(await logNames(root), []);
   assert.equal(log.pendingCount, 0);
-  // Deleted after the checkpoint: no drop record is needed, and none is written (no log file appears).
+  const voided = await readFile(join(root, '.svc.sys', 'log', used!));
+  assert.ok(voided.length > 0 && decodeRecords(voided).length === 0, 'the log is kept, voided');
+  // Deleted after the checkpoint: no drop record is needed, and none is written.
   await drive.deleteObject('b', 'k');
-  assert.deepEqual(await logNames(root), []);
+  assert.deepEqual(await readFile(join(root, '.svc.sys', 'log', used!)), voided);
   await drive.renameData('b', 'k2', Buffer.from('meta-k2'), INLINE);
+  assert.deepEqual(await logNames(root), [used], 'the next commit reuses the voided log');
   const next = await afterCrash(t, root, async (copy) => {
     const [name] = await logNames(copy);
     // A write the crash cut short: a half record after the synced ones.
@@ -122,6 +154,26 @@ test('a checkpoint makes the files durable and deletes the logs; replay then has
   await assert.rejects(next.readMeta('b', 'k'), FileNotFoundError);
   await assert.rejects(next.readMeta('b', 'torn'), FileNotFoundError);
   assert.deepEqual(await logNames(next.endpoint), [], 'replayed logs are deleted');
+});
+
+test('a reused log never replays its earlier use: keys deleted after the checkpoint stay deleted', async (t) => {
+  const { root, drive } = await fresh(t);
+  // Records of one size: the new use's record ends where the earlier use's second one starts, intact.
+  const keys = ['k1', 'k2', 'k3', 'k4'];
+  for (const k of keys) await drive.renameData('b', k, Buffer.from(`meta-${k}-${'x'.repeat(200)}`), INLINE);
+  const log = commitLogFor(root, join(root, '.svc.sys'), async () => { throw new Error('not the first instance'); });
+  const [used] = await logNames(root);
+  const before = (await stat(join(root, '.svc.sys', 'log', used!))).size;
+  await log.checkpoint();
+  for (const k of keys) await drive.deleteObject('b', k);
+  await drive.renameData('b', 'k5', Buffer.from(`meta-k5-${'x'.repeat(200)}`), INLINE);
+  assert.deepEqual(await logNames(root), [used]);
+  assert.equal((await stat(join(root, '.svc.sys', 'log', used!))).size, before, 'the earlier use\'s records are still in the file');
+  const next = await afterCrash(t, root, async (copy) => {
+    await unlink(join(copy, 'b', '+k5', 'xl.meta'));
+  });
+  assert.deepEqual(await next.readMeta('b', 'k5'), Buffer.from(`meta-k5-${'x'.repeat(200)}`));
+  for (const k of keys) await assert.rejects(next.readMeta('b', k), FileNotFoundError, k);
 });
 
 test('a change that reaches a drive before it was opened waits for the replay, which cannot undo it later', async (t) => {

@@ -1,8 +1,9 @@
+import { randomInt } from 'node:crypto';
 import { mkdir, open, readdir, readFile, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { constants } from 'node:fs';
 import { syncDir } from '../../common/index.js';
-import { KIND_DROP_KEY, KIND_DROP_VOLUME, KIND_META, encodeRecord, recordsToReplay, type LogRecord } from './commit-log-record.js';
+import { KIND_DROP_KEY, KIND_DROP_VOLUME, KIND_META, USE_HEADER_BYTES, encodeRecord, encodeUseHeader, recordsToReplay, type LogRecord } from './commit-log-record.js';
 import { syncFileSystem } from './sync-fs.js';
 
 export type { LogRecord } from './commit-log-record.js';
@@ -15,15 +16,16 @@ export type { LogRecord } from './commit-log-record.js';
  * on one device, and that kernel work bounded small PUTs at ~1,000/s here. Now the commit's metadata record is
  * appended to this log and the metadata file is written next to it without a sync; the appends of one moment share
  * one O_DSYNC write (group commit), and the commit answers once both are done. Every half second (CHECKPOINT_MS) a
- * checkpoint makes the written files durable with one syncfs (sync-fs.ts) and deletes the log they were in. A crash
- * loses at most unsynced files whose records are still in a log: the next process replays those logs before the
- * drive is used (`ready`).
+ * checkpoint makes the written files durable with one syncfs (sync-fs.ts) and voids the log they were in (its header
+ * overwritten; the file is then written again from its start: `checkpoint` says why). A crash loses at most unsynced
+ * files whose records are still in a log: the next process replays those logs before the drive is used (`ready`), and
+ * deletes them.
  *
  * Replay must never bring back something older than what a later change left. So a key whose record is still in a
  * log (pending) gets a "dropped" record, synced, before anything else changes it (a delete, a large object's commit,
  * a bucket deleted: `drop`, `dropVolume`); replay applies the last record of each key unless it is such a drop.
- * A key stops being pending only once the log holding its record is deleted and that deletion is synced too, so a
- * log can never reappear after a crash with records a later change superseded.
+ * A key stops being pending only once the log holding its record is voided, synced, so a log can never be replayed
+ * after a crash with records a later change superseded.
  */
 
 /**
@@ -34,18 +36,29 @@ export type { LogRecord } from './commit-log-record.js';
  */
 export const CHECKPOINT_MS = 500;
 const LOG_DIR = 'log';
+/** Voided log files kept for reuse per drive: a checkpoint retires one file at a time (two after a failed one). */
+const KEPT_FILES = 2;
 const LOG_SUFFIX = '.log';
 
 /**
- * One log file being appended to: group commit of the appends that arrive while the previous write syncs. `fh` must be
- * opened with O_DSYNC. (Also what the bench's ceiling server appends with: server/bench/ceiling-server.ts.)
+ * One log file being written: group commit of the appends that arrive while the previous write syncs. `fh` must be
+ * opened with O_DSYNC. Writes are positional: a file is reused after its checkpoint, overwritten from its start
+ * (`begin`; CommitLog.checkpoint says why). (Also what the bench's ceiling server appends with:
+ * server/bench/ceiling-server.ts.)
  */
 export class LogFile {
-  readonly gen: number;
+  gen: number;
   readonly path: string;
+  /** Seed of this use's record CRCs (commit-log-record.ts); 0 without a use header (the ceiling server's files). */
+  seed = 0;
   readonly #fh: FileHandle;
+  #offset = 0;
+  /** This use's header, written with its first records. */
+  #header: Buffer | null = null;
   #queue: { data: Buffer; resolve(): void; reject(err: Error): void }[] = [];
   #flushing = false;
+  /** The write that failed: nothing more is written to this file (the bytes after a failed write are unknown). */
+  #failed: Error | undefined;
   /** Commits and drops not finished (their apply or their append). */
   inflight = 0;
   records = 0;
@@ -57,9 +70,27 @@ export class LogFile {
     this.#fh = fh;
   }
 
+  /** Starts a use of the file: written from offset 0, `header` first (commit-log-record.ts encodeUseHeader). */
+  begin(gen: number, header: Buffer, seed: number): void {
+    this.gen = gen;
+    this.seed = seed;
+    this.#header = header;
+    this.#offset = 0;
+    this.records = 0;
+  }
+
+  /** A write failed: the file takes no more (CommitLog puts a new one in its place). */
+  get broken(): boolean {
+    return this.#failed !== undefined;
+  }
+
   append(data: Buffer): Promise<void> {
     this.records++;
     return new Promise((resolve, reject) => {
+      if (this.#failed !== undefined) {
+        reject(this.#failed);
+        return;
+      }
       this.#queue.push({ data, resolve, reject });
       if (!this.#flushing) {
         this.#flushing = true;
@@ -73,11 +104,22 @@ export class LogFile {
     while (this.#queue.length > 0) {
       const batch = this.#queue;
       this.#queue = [];
+      if (this.#failed !== undefined) {
+        for (const b of batch) b.reject(this.#failed);
+        continue;
+      }
+      const bufs = batch.map((b) => b.data);
+      if (this.#header !== null) bufs.unshift(this.#header);
+      const at = this.#offset;
       try {
-        // O_DSYNC (#openNext): the write returns once its bytes and the file's new size are on stable storage.
-        await this.#fh.writev(batch.map((b) => b.data));
+        // O_DSYNC (CommitLog.#openNext): the write returns once its bytes (and the file's new size, when it grew) are
+        // on stable storage.
+        await this.#fh.writev(bufs, at);
+        this.#header = null;
+        for (const b of bufs) this.#offset += b.length;
         for (const b of batch) b.resolve();
       } catch (err) {
+        this.#failed = err as Error;
         for (const b of batch) b.reject(err as Error);
       }
     }
@@ -93,6 +135,21 @@ export class LogFile {
   drain(): Promise<void> {
     if (this.inflight === 0) return Promise.resolve();
     return new Promise((resolve) => { this.#drained = resolve; });
+  }
+
+  /**
+   * Ends this use for replay: its header overwritten with zeros, synced (O_DSYNC). Nothing to do when the use wrote
+   * nothing (the file then still starts with an earlier use's voided header, or is empty).
+   */
+  async void(): Promise<void> {
+    // After a failed write the file may hold part of it: voided whatever was written.
+    if (this.#failed === undefined && (this.#header !== null || this.#offset === 0)) return;
+    await this.#fh.write(Buffer.alloc(USE_HEADER_BYTES), 0, USE_HEADER_BYTES, 0);
+  }
+
+  /** Whether the file still has a name (a wiped drive's files are gone: writes to them would reach no replay). */
+  async linked(): Promise<boolean> {
+    return this.#fh.stat().then((s) => s.nlink > 0, () => false);
   }
 
   close(): Promise<void> {
@@ -119,9 +176,15 @@ export class CommitLog {
   #ready: Promise<boolean> | undefined;
   #device = '';
   #gen = 0;
+  /** Names this process's uses of its log files (commit-log-record.ts encodeUseHeader). */
+  readonly #epoch = randomInt(2 ** 32);
   #file: Promise<LogFile> | undefined;
-  /** Files closed but not yet deleted (a checkpoint failed half-way): deleted by the next one. */
+  /** The file `#file` resolved to. */
+  #currentFile: LogFile | undefined;
+  /** Files whose use ended but is not yet voided (a checkpoint failed half-way, or a write): done by the next one. */
   #retired: LogFile[] = [];
+  /** Voided files, kept open for the next uses (CommitLog.checkpoint). */
+  #free: LogFile[] = [];
   /** Key id → generation of the newest log file holding a record of it. */
   readonly #pending = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
@@ -175,14 +238,13 @@ export class CommitLog {
    * that failed here), and the error is thrown.
    */
   async commit(volume: string, key: string, meta: Uint8Array, apply: () => Promise<void>): Promise<void> {
-    const file = await this.#current();
-    file.inflight++;
+    const file = await this.#acquire();
     const id = `${volume}\0${key}`;
     this.#pending.set(id, file.gen);
     try {
-      const [wrote, applied] = await Promise.allSettled([file.append(encodeRecord(KIND_META, volume, key, meta)), apply()]);
+      const [wrote, applied] = await Promise.allSettled([file.append(encodeRecord(KIND_META, volume, key, meta, file.seed)), apply()]);
       if (applied.status === 'rejected') {
-        await file.append(encodeRecord(KIND_DROP_KEY, volume, key, null)).catch(() => undefined);
+        await file.append(encodeRecord(KIND_DROP_KEY, volume, key, null, file.seed)).catch(() => undefined);
         throw applied.reason;
       }
       if (wrote.status === 'rejected') throw wrote.reason;
@@ -213,37 +275,73 @@ export class CommitLog {
   }
 
   async #appendDrop(kind: number, volume: string, key: string): Promise<void> {
-    const file = await this.#current();
-    file.inflight++;
+    const file = await this.#acquire();
     try {
-      await file.append(encodeRecord(kind, volume, key, null));
+      await file.append(encodeRecord(kind, volume, key, null, file.seed));
     } finally {
       file.done();
       this.#schedule();
     }
   }
 
-  #current(): Promise<LogFile> {
-    this.#file ??= this.#openNext().catch((err: unknown) => {
-      this.#file = undefined;
-      throw err;
-    });
+  /**
+   * The file new records go to, with a commit counted in flight on it (the caller calls `done`). Counted in the same
+   * step that checks the file is still current: a checkpoint retires the current file synchronously, then waits for
+   * what is in flight on it before it syncs and voids it, so no record lands in a file being voided or reused. A file
+   * whose write failed is retired (the checkpoint voids it) and another one opened.
+   */
+  async #acquire(): Promise<LogFile> {
+    for (;;) {
+      const file = this.#currentFile ?? await this.#opened();
+      if (file !== this.#currentFile) continue;
+      if (file.broken) {
+        this.#file = undefined;
+        this.#currentFile = undefined;
+        this.#retired.push(file);
+        continue;
+      }
+      file.inflight++;
+      return file;
+    }
+  }
+
+  #opened(): Promise<LogFile> {
+    if (this.#file === undefined) {
+      const opening: Promise<LogFile> = this.#openNext().then((f) => {
+        // Unless a checkpoint retired it while it opened.
+        if (this.#file === opening) this.#currentFile = f;
+        return f;
+      }, (err: unknown) => {
+        if (this.#file === opening) this.#file = undefined;
+        throw err;
+      });
+      this.#file = opening;
+    }
     return this.#file;
   }
 
   /**
-   * A new log file, its directory entry synced before its first record counts (ext4 without a journal needs that).
-   * Named by generation: replay reads them in that order (a process only starts new ones after replaying the old).
+   * The next use of a log file: a voided one reused (checkpoint), else a new file, its directory entry synced before
+   * its first record counts (ext4 without a journal needs that). Files are named by the generation of their first
+   * use; replay orders uses by the generation in their headers.
    */
   async #openNext(): Promise<LogFile> {
+    const gen = ++this.#gen;
+    const { header, seed } = encodeUseHeader(this.#epoch, gen);
+    for (let f = this.#free.pop(); f !== undefined; f = this.#free.pop()) {
+      if (await f.linked()) {
+        f.begin(gen, header, seed);
+        return f;
+      }
+      await f.close().catch(() => undefined);
+    }
     // Not recursive: a wiped drive (no system area) must fail its writes, not get a system area back.
     await mkdir(this.#dir).catch((err: unknown) => {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     });
-    const gen = ++this.#gen;
     const path = join(this.#dir, `${String(gen).padStart(9, '0')}-${Date.now()}${LOG_SUFFIX}`);
-    // One call per group instead of write + fdatasync (two thread-pool round trips).
-    const fh = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND | constants.O_DSYNC);
+    // One call per group instead of write + fdatasync (two thread-pool round trips). Not O_APPEND: writes are positional.
+    const fh = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_DSYNC);
     try {
       await syncDir(this.#dir);
     } catch (err) {
@@ -251,7 +349,9 @@ export class CommitLog {
       await unlink(path).catch(() => undefined);
       throw err;
     }
-    return new LogFile(gen, path, fh);
+    const file = new LogFile(gen, path, fh);
+    file.begin(gen, header, seed);
+    return file;
   }
 
   #schedule(): void {
@@ -265,8 +365,14 @@ export class CommitLog {
   }
 
   /**
-   * Makes every commit so far durable without its record: the current file is retired (new commits open the next
-   * one), its commits finish, the file system is synced, the file deleted, and the deletion synced.
+   * Makes every commit so far durable without its record: the current file's use ends (new commits start the next
+   * one), its commits finish, the file system is synced, and the use is voided: its header overwritten, synced.
+   *
+   * The file is then kept and written again from its start, not deleted. An O_DSYNC append grows its file, and on ext4
+   * with its journal (as deployed) every such write waited for a journal commit, which the metadata of the per-key
+   * files keeps busy; a write into blocks the file already has changes no metadata and syncs without the journal.
+   * Voiding replaces deleting the file and the second syncfs that made the deletion durable. 4 KiB PUTs at 16 in
+   * flight (`npm run bench:ab`, docs/performance.md, twenty-first session): see there for the figures.
    */
   async checkpoint(): Promise<void> {
     if (this.#checkpointing) return;
@@ -274,29 +380,30 @@ export class CommitLog {
     try {
       const current = this.#file;
       this.#file = undefined;
+      this.#currentFile = undefined;
       if (current !== undefined) {
         const file = await current.catch(() => undefined);
-        if (file !== undefined) {
-          await file.drain();
-          await file.close().catch(() => undefined);
-          this.#retired.push(file);
-        }
+        if (file !== undefined) this.#retired.push(file);
       }
       if (this.#retired.length === 0) return;
+      for (const f of this.#retired) await f.drain();
       await syncFileSystem(this.#root, this.#device);
       const done = this.#retired;
-      for (const f of done) await unlink(f.path).catch((err: unknown) => {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      });
-      await syncFileSystem(this.#root, this.#device);
+      for (const f of done) await f.void();
       this.#retired = [];
       const upTo = Math.max(...done.map((f) => f.gen));
       for (const [id, gen] of this.#pending) if (gen <= upTo) this.#pending.delete(id);
+      for (const f of done) {
+        if (!f.broken && this.#free.length < KEPT_FILES) this.#free.push(f);
+        else await this.#discard(f);
+      }
     } catch {
       // Tried again a moment later; the records stay in their logs until then. A drive whose root is gone (removed
       // or unmounted) has nothing left to sync: its state is forgotten, and a remount replays what its logs hold.
       if (!(await stat(this.#root).then(() => true, () => false))) {
+        for (const f of [...this.#retired, ...this.#free]) await f.close().catch(() => undefined);
         this.#retired = [];
+        this.#free = [];
         this.#pending.clear();
         this.#ready = undefined;
       }
@@ -304,6 +411,12 @@ export class CommitLog {
       this.#checkpointing = false;
       if (this.#file !== undefined || this.#retired.length > 0) this.#schedule();
     }
+  }
+
+  /** A voided file not kept: deleted (unsynced: were it back after a crash, it replays nothing). */
+  async #discard(f: LogFile): Promise<void> {
+    await f.close().catch(() => undefined);
+    await unlink(f.path).catch(() => undefined);
   }
 
   /** Number of keys whose records are still in a log (tests). */

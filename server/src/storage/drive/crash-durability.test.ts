@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { journalLessDisk, powerCut, settle, type Disk } from '../../../test/helpers/power-cut.js';
+import { commitLogFor } from './commit-log.js';
 import { FileNotFoundError, VolumeNotFoundError } from './drive-errors.js';
 import { LocalDrive } from './local-drive.js';
 
@@ -96,6 +97,23 @@ test('crash: small (inline) objects are there after a power cut, and after a sec
   await first.drive.renameData('b', 'later', Buffer.from('small:later'), { srcDataPath: null, dataDir: null });
   const second = await crash(t, first.disk);
   for (const key of [...keys, 'later']) assert.deepEqual(await second.drive.readMeta('b', key), Buffer.from(`small:${key}`), key);
+});
+
+test('crash: after a checkpoint the objects are in their files; a reused log replays none of its earlier records', async (t) => {
+  const { disk, drive } = await freshDisk(t);
+  const log = commitLogFor(rootOf(disk), join(rootOf(disk), '.svc.sys'), async () => { throw new Error('not the first instance'); });
+  // One size for all: the new record ends exactly where an earlier one starts, intact.
+  const meta = (k: string): Buffer => Buffer.from(`small:${k}:${'x'.repeat(300)}`);
+  const keys = ['k1', 'k2', 'k3', 'k4'];
+  for (const k of keys) await drive.renameData('b', k, meta(k), { srcDataPath: null, dataDir: null });
+  await log.checkpoint();
+  const voided = await crash(t, disk);
+  for (const k of keys) assert.deepEqual(await voided.drive.readMeta('b', k), meta(k), `${k}, synced by the checkpoint`);
+  for (const k of keys) await drive.deleteObject('b', k);
+  await drive.renameData('b', 'k5', meta('k5'), { srcDataPath: null, dataDir: null });
+  const reused = await crash(t, disk);
+  assert.deepEqual(await reused.drive.readMeta('b', 'k5'), meta('k5'));
+  for (const k of keys) await assert.rejects(reused.drive.readMeta('b', k), FileNotFoundError, `${k} stays deleted`);
 });
 
 test('crash: buckets made just before a power cut are there, an empty one and one with an object', async (t) => {
