@@ -372,7 +372,8 @@ export class CommitLog {
    * with its journal (as deployed) every such write waited for a journal commit, which the metadata of the per-key
    * files keeps busy; a write into blocks the file already has changes no metadata and syncs without the journal.
    * Voiding replaces deleting the file and the second syncfs that made the deletion durable. 4 KiB PUTs at 16 in
-   * flight (`npm run bench:ab`, docs/performance.md, twenty-first session): see there for the figures.
+   * flight, warm rounds: 11-15 % more per second with the journal, 3-4 % without, at 2-9 % less server CPU each
+   * (`npm run bench:ab [--no-journal]`, three pairs each; docs/performance.md, twenty-first session).
    */
   async checkpoint(): Promise<void> {
     if (this.#checkpointing) return;
