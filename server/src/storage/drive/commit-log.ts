@@ -402,7 +402,12 @@ export class CommitLog {
       // Tried again a moment later; the records stay in their logs until then. A drive whose root is gone (removed
       // or unmounted) has nothing left to sync: its state is forgotten, and a remount replays what its logs hold.
       if (!(await stat(this.#root).then(() => true, () => false))) {
+        // A file opened since goes too: its name went with the root, and a remount's replay must find what is written.
+        const opened = this.#currentFile;
+        this.#file = undefined;
+        this.#currentFile = undefined;
         for (const f of [...this.#retired, ...this.#free]) await f.close().catch(() => undefined);
+        if (opened !== undefined) void opened.drain().then(() => opened.close()).catch(() => undefined);
         this.#retired = [];
         this.#free = [];
         this.#pending.clear();
