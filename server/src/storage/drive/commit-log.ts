@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { mkdir, open, readdir, readFile, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { constants } from 'node:fs';
+import { constants, writev } from 'node:fs';
 import { syncDir } from '../../common/index.js';
 import { KIND_DROP_KEY, KIND_DROP_VOLUME, KIND_META, USE_HEADER_BYTES, encodeRecord, encodeUseHeader, recordsToReplay, type LogRecord } from './commit-log-record.js';
 import { syncFileSystem } from './sync-fs.js';
@@ -114,7 +114,12 @@ export class LogFile {
       try {
         // O_DSYNC (CommitLog.#openNext): the write returns once its bytes (and the file's new size, when it grew) are
         // on stable storage.
-        await this.#fh.writev(bufs, at);
+        // fs.writev with a callback, not FileHandle.writev: the promise API's bookkeeping cost the event loop ~8 µs more
+        // per call (33.6 against 24.6 µs to submit a write, scratch loop); 4 KiB PUTs at 16 in flight: 2-5 % less
+        // server CPU each, PUTs/s +1-5 % in warm rounds (`npm run bench:ab`, with and without the journal).
+        await new Promise<void>((resolve, reject) => {
+          writev(this.#fh.fd, bufs, at, (err) => { if (err === null) resolve(); else reject(err); });
+        });
         this.#header = null;
         for (const b of bufs) this.#offset += b.length;
         for (const b of batch) b.resolve();
