@@ -1,11 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readdir, readFile, rm, stat, truncate, unlink, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, open, readdir, readFile, rm, stat, truncate, unlink, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commitLogFor } from './commit-log.js';
+import { constants } from 'node:fs';
+import { LogFile, commitLogFor } from './commit-log.js';
 import { decodeRecords, encodeRecord, encodeUseHeader, recordsToReplay } from './commit-log-record.js';
-import { FileNotFoundError } from './drive-errors.js';
+import { DiskFullError, FileNotFoundError } from './drive-errors.js';
 import { LocalDrive } from './local-drive.js';
 
 const INLINE = { srcDataPath: null, dataDir: null } as const;
@@ -174,6 +177,73 @@ test('a reused log never replays its earlier use: keys deleted after the checkpo
   });
   assert.deepEqual(await next.readMeta('b', 'k5'), Buffer.from(`meta-k5-${'x'.repeat(200)}`));
   for (const k of keys) await assert.rejects(next.readMeta('b', k), FileNotFoundError, k);
+});
+
+/** A mounted tmpfs of `size` (needs root, as the power-cut tests): it fills up for real. */
+async function smallTmpfs(t: { after(fn: () => Promise<void>): void }, size: string): Promise<string> {
+  const mnt = await mkdtemp(join(tmpdir(), 'svc-commit-log-full-'));
+  await promisify(execFile)('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', mnt]);
+  t.after(async () => {
+    await promisify(execFile)('umount', ['-l', mnt]).catch(() => undefined);
+    await rm(mnt, { recursive: true, force: true });
+  });
+  return mnt;
+}
+
+/** Fills the file system of `dir` with a ballast file, up to ENOSPC. */
+async function fill(dir: string): Promise<string> {
+  const path = join(dir, 'ballast');
+  const ballast = await open(path, 'w');
+  const chunk = Buffer.alloc(64 * 1024, 1);
+  try {
+    for (;;) await ballast.write(chunk);
+  } catch (err) {
+    assert.equal((err as NodeJS.ErrnoException).code, 'ENOSPC');
+  } finally {
+    await ballast.close();
+  }
+  return path;
+}
+
+test('a write the full disk took only part of fails its appends and breaks the file', async (t) => {
+  const mnt = await smallTmpfs(t, '1m');
+  const path = join(mnt, 'x.log');
+  const fh = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_DSYNC);
+  t.after(() => fh.close());
+  const file = new LogFile(1, path, fh);
+  const use = encodeUseHeader(1, 1);
+  file.begin(1, use.header, use.seed);
+  await file.append(Buffer.from('first'));
+  await fill(mnt);
+  // The log's first page has room for the start of this write, not for the rest.
+  await assert.rejects(file.append(Buffer.alloc(64 * 1024, 1)), /ENOSPC/);
+  assert.equal(file.broken, true);
+  await assert.rejects(file.append(Buffer.from('next')), /ENOSPC/, 'a broken file takes no more');
+});
+
+test('a log write a full disk refused breaks that file only: the next commit opens another, and replay loses nothing', async (t) => {
+  const mnt = await smallTmpfs(t, '2m');
+  const root = join(mnt, 'd');
+  await mkdir(root);
+  const drive = new LocalDrive(root);
+  await drive.writeFormat(Buffer.from('{}'));
+  await drive.cleanTemp();
+  await drive.makeVolume('b', Buffer.alloc(0));
+  await drive.renameData('b', 'before', Buffer.from('meta-before'), INLINE);
+  const [first] = await logNames(root);
+  const ballast = await fill(mnt);
+  // Larger than what is left of the log's last page: the write needs space the file system no longer has.
+  await assert.rejects(drive.renameData('b', 'full', Buffer.alloc(256 * 1024, 2), INLINE), DiskFullError);
+  await unlink(ballast);
+  await drive.renameData('b', 'after', Buffer.from('meta-after'), INLINE);
+  const names = await logNames(root);
+  assert.equal(names.length, 2, 'a new log after the failed write');
+  assert.ok(names.includes(first!));
+  const next = await afterCrash(t, root, async (copy) => {
+    for (const k of ['before', 'after']) await unlink(join(copy, 'b', `+${k}`, 'xl.meta'));
+  });
+  assert.deepEqual(await next.readMeta('b', 'before'), Buffer.from('meta-before'));
+  assert.deepEqual(await next.readMeta('b', 'after'), Buffer.from('meta-after'));
 });
 
 test('a change that reaches a drive before it was opened waits for the replay, which cannot undo it later', async (t) => {
