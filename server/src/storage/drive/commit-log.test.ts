@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constants } from 'node:fs';
-import { LogFile, commitLogFor } from './commit-log.js';
+import { KEPT_FILE_MAX_BYTES, LogFile, commitLogFor } from './commit-log.js';
 import { decodeRecords, encodeRecord, encodeUseHeader, recordsToReplay } from './commit-log-record.js';
 import { DiskFullError, FileNotFoundError } from './drive-errors.js';
 import { LocalDrive } from './local-drive.js';
@@ -157,6 +157,20 @@ test('a checkpoint makes the files durable and voids the log; replay then has no
   await assert.rejects(next.readMeta('b', 'k'), FileNotFoundError);
   await assert.rejects(next.readMeta('b', 'torn'), FileNotFoundError);
   assert.deepEqual(await logNames(next.endpoint), [], 'replayed logs are deleted');
+});
+
+test('a log that grew past the size kept is deleted at its checkpoint; the next commit starts a new one', async (t) => {
+  const { root, drive } = await fresh(t);
+  const log = commitLogFor(root, join(root, '.svc.sys'), async () => { throw new Error('not the first instance'); });
+  await drive.renameData('b', 'big', Buffer.alloc(KEPT_FILE_MAX_BYTES + 1, 5), INLINE);
+  const [grown] = await logNames(root);
+  await log.checkpoint();
+  assert.deepEqual(await logNames(root), [], 'not kept');
+  await drive.renameData('b', 'small', Buffer.from('meta-small'), INLINE);
+  const [next] = await logNames(root);
+  assert.ok(next !== undefined && next !== grown, 'a new file');
+  await log.checkpoint();
+  assert.deepEqual(await logNames(root), [next], 'a small one is kept');
 });
 
 test('a reused log never replays its earlier use: keys deleted after the checkpoint stay deleted', async (t) => {

@@ -38,6 +38,12 @@ export const CHECKPOINT_MS = 500;
 const LOG_DIR = 'log';
 /** Voided log files kept for reuse per drive: a checkpoint retires one file at a time (two after a failed one). */
 const KEPT_FILES = 2;
+/**
+ * A voided log file larger than this is deleted, not kept: a file grows to what one use held, and a use lasts as long
+ * as its checkpoint takes (a slow disk's syncfs, seconds), so a file that grew past ~6,000 small records (16 MiB at
+ * 2.5 KiB each) would keep that space taken for good.
+ */
+export const KEPT_FILE_MAX_BYTES = 16 * 1024 * 1024;
 const LOG_SUFFIX = '.log';
 
 /**
@@ -53,6 +59,8 @@ export class LogFile {
   seed = 0;
   readonly #fh: FileHandle;
   #offset = 0;
+  /** The most bytes a use of this file wrote (its size, as far as this process wrote it). */
+  #size = 0;
   /** This use's header, written with its first records. */
   #header: Buffer | null = null;
   #queue: { data: Buffer; resolve(): void; reject(err: Error): void }[] = [];
@@ -77,6 +85,11 @@ export class LogFile {
     this.#header = header;
     this.#offset = 0;
     this.records = 0;
+  }
+
+  /** How large the file is (what this process wrote to it). */
+  get size(): number {
+    return this.#size;
   }
 
   /** A write failed: the file takes no more (CommitLog puts a new one in its place). */
@@ -129,7 +142,8 @@ export class LogFile {
           });
         });
         this.#header = null;
-        for (const b of bufs) this.#offset += b.length;
+        this.#offset += total;
+        if (this.#offset > this.#size) this.#size = this.#offset;
         for (const b of batch) b.resolve();
       } catch (err) {
         this.#failed = err as Error;
@@ -408,7 +422,7 @@ export class CommitLog {
       const upTo = Math.max(...done.map((f) => f.gen));
       for (const [id, gen] of this.#pending) if (gen <= upTo) this.#pending.delete(id);
       for (const f of done) {
-        if (!f.broken && this.#free.length < KEPT_FILES) this.#free.push(f);
+        if (!f.broken && f.size <= KEPT_FILE_MAX_BYTES && this.#free.length < KEPT_FILES) this.#free.push(f);
         else await this.#discard(f);
       }
     } catch {
