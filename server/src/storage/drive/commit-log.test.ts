@@ -173,6 +173,23 @@ test('a log that grew past the size kept is deleted at its checkpoint; the next 
   assert.deepEqual(await logNames(root), [next], 'a small one is kept');
 });
 
+test('a kept log whose name is gone (its drive wiped) is not reused: the next commit writes where a replay finds it', async (t) => {
+  const { root, drive } = await fresh(t);
+  const log = commitLogFor(root, join(root, '.svc.sys'), async () => { throw new Error('not the first instance'); });
+  await drive.renameData('b', 'k1', Buffer.from('meta-k1'), INLINE);
+  const [kept] = await logNames(root);
+  await log.checkpoint();
+  await unlink(join(root, '.svc.sys', 'log', kept!));
+  await drive.renameData('b', 'k2', Buffer.from('meta-k2'), INLINE);
+  const names = await logNames(root);
+  assert.equal(names.length, 1, 'a new log file');
+  assert.notEqual(names[0], kept);
+  const next = await afterCrash(t, root, async (copy) => {
+    await unlink(join(copy, 'b', '+k2', 'xl.meta'));
+  });
+  assert.deepEqual(await next.readMeta('b', 'k2'), Buffer.from('meta-k2'));
+});
+
 test('a reused log never replays its earlier use: keys deleted after the checkpoint stay deleted', async (t) => {
   const { root, drive } = await fresh(t);
   // Records of one size: the new use's record ends where the earlier use's second one starts, intact.
