@@ -14,6 +14,7 @@ import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, un
 import { join } from 'node:path';
 import { decodeObjectMeta } from '../../src/storage/format/index.js';
 import { listFiles, objectDir } from '../helpers/drive-files.js';
+import { fillFileSystem } from '../helpers/fill-disk.js';
 import type { TestCluster } from '../cluster/helpers/cluster.js';
 import type { Rng } from './rng.js';
 
@@ -130,21 +131,6 @@ function flipBit(file: string, rng: Rng): boolean {
   }
 }
 
-/** Fills `dir`'s filesystem with one ballast file until ENOSPC; returns its path. */
-function fill(dir: string): string {
-  const ballast = join(dir, '.fault-ballast');
-  const fd = openSync(ballast, 'w');
-  try {
-    for (const chunk of [Buffer.alloc(1024 * 1024, 0xab), Buffer.alloc(4096, 0xab), Buffer.alloc(64, 0xab)]) {
-      for (;;) {
-        try { writeSync(fd, chunk); } catch { break; }
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return ballast;
-}
 
 /** Runs faults one after the other until `stop()`: every kind once first (in seeded order), then seeded picks. */
 export async function runFaults(target: FaultTarget, rng: Rng, stop: () => boolean): Promise<FaultStats> {
@@ -204,7 +190,7 @@ export async function runFaults(target: FaultTarget, rng: Rng, stop: () => boole
       case 'full-drive': {
         const { node, drive } = target.fullDrive;
         const hold = rng.int(3_000, 6_000);
-        const ballast = fill(cluster.drive(node, drive));
+        const ballast = fillFileSystem(cluster.drive(node, drive), '.fault-ballast');
         note(`drive node ${node} d${drive} full for ${hold} ms`);
         await sleep(hold);
         unlinkSync(ballast);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { constants } from 'node:fs';
 import { KEPT_FILE_MAX_BYTES, LogFile, commitLogFor } from './commit-log.js';
 import { decodeRecords, encodeRecord, encodeUseHeader, recordsToReplay } from './commit-log-record.js';
+import { fillFileSystem } from '../../../test/helpers/fill-disk.js';
 import { DiskFullError, FileNotFoundError } from './drive-errors.js';
 import { LocalDrive } from './local-drive.js';
 
@@ -221,15 +222,12 @@ async function smallTmpfs(t: { after(fn: () => Promise<void>): void }, size: str
   return mnt;
 }
 
-/** Fills the file system of `dir` with a ballast file, up to ENOSPC. */
+/** Fills the file system of `dir` up (fill-disk.ts), and checks that it is full: one more byte meets ENOSPC. */
 async function fill(dir: string): Promise<string> {
-  const path = join(dir, 'ballast');
-  const ballast = await open(path, 'w');
-  const chunk = Buffer.alloc(64 * 1024, 1);
+  const path = fillFileSystem(dir, 'ballast');
+  const ballast = await open(path, 'a');
   try {
-    for (;;) await ballast.write(chunk);
-  } catch (err) {
-    assert.equal((err as NodeJS.ErrnoException).code, 'ENOSPC');
+    await assert.rejects(ballast.write(Buffer.alloc(1)), (err: NodeJS.ErrnoException) => err.code === 'ENOSPC');
   } finally {
     await ballast.close();
   }

@@ -69,7 +69,6 @@ export class LogFile {
   #failed: Error | undefined;
   /** Commits and drops not finished (their apply or their append). */
   inflight = 0;
-  records = 0;
   #drained: (() => void) | undefined;
 
   constructor(gen: number, path: string, fh: FileHandle) {
@@ -84,7 +83,6 @@ export class LogFile {
     this.seed = seed;
     this.#header = header;
     this.#offset = 0;
-    this.records = 0;
   }
 
   /** How large the file is (what this process wrote to it). */
@@ -98,7 +96,6 @@ export class LogFile {
   }
 
   append(data: Buffer): Promise<void> {
-    this.records++;
     return new Promise((resolve, reject) => {
       if (this.#failed !== undefined) {
         reject(this.#failed);
