@@ -235,9 +235,19 @@ export class LocalDrive implements Drive {
    */
   async #mkdirUnderSys(dir: string): Promise<string | undefined> {
     const rel = dir.slice(this.#l.sys.length + 1).split('/');
-    const area = join(this.#l.sys, rel[0] ?? '');
     if (rel.length <= 1) return undefined;
-    await access(area);
+    if (rel.length === 2) {
+      // One level below the area (a PUT's temp data directory): a plain mkdir fails with ENOENT when the area is gone
+      // (a wiped drive), as the check below would, in one call instead of two (each a thread-pool round trip).
+      try {
+        await mkdir(dir);
+        return dir;
+      } catch (err) {
+        if (errno(err) === 'EEXIST') return undefined;
+        throw err;
+      }
+    }
+    await access(join(this.#l.sys, rel[0] ?? ''));
     return mkdir(dir, { recursive: true });
   }
 

@@ -16,7 +16,7 @@ import { toLockMeta } from './lock-state.js';
 
 /**
  * PUT on one erasure set (DESIGN.md "How a PUT flows"): shards are streamed to
- * `.svc.sys/tmp/<tmpId>/<dataDir>/part.1` on every drive in parallel (fsync on close), the body
+ * `.svc.sys/tmp/<dataDir>/part.1` on every drive in parallel (fsync on close), the body
  * is checked (size, Content-MD5), then under the object's lock each drive commits with one
  * `renameData` (data directory in, metadata record atomically replaced). The object is visible
  * once write quorum drives committed; otherwise the new version is removed again and
@@ -122,12 +122,13 @@ export async function putObject(
   set: ErasureSet, bucket: string, key: string, body: Readable, opts: PutObjectOptions,
 ): Promise<ObjectInfo> {
   const layout = layoutFor(set, key);
-  const tmpId = randomUUID();
   const dataDir = randomUUID();
-  const tmpDir = `tmp/${tmpId}`;
+  // The data directory itself is the temp directory (a fresh name): one directory to create per drive, and nothing
+  // left to remove once the commit moved it (1 MiB PUTs: docs/performance.md, twenty-second session).
+  const tmpDir = `tmp/${dataDir}`;
   let result: EncodeResult | undefined;
   try {
-    result = await encodeToTemp(set, body, layout, `${tmpDir}/${dataDir}/part.1`, INLINE_LIMIT, opts.size);
+    result = await encodeToTemp(set, body, layout, `${tmpDir}/part.1`, INLINE_LIMIT, opts.size);
     checkBody(result, opts);
     const inline = result.inline;
     const meta: ObjectMeta = {
@@ -152,7 +153,7 @@ export async function putObject(
     const mask = set.drives.map(() => false);
     result.written.forEach((w, s) => { if (w) mask[byShard[s]!] = true; });
     await commitObject(set, bucket, key, meta, mask, inline, () => (
-      inline === null ? { srcDataPath: `${tmpDir}/${dataDir}`, dataDir } : { srcDataPath: null, dataDir: null }
+      inline === null ? { srcDataPath: tmpDir, dataDir } : { srcDataPath: null, dataDir: null }
     ), opts.versioning);
     return toObjectInfo(bucket, meta);
   } finally {
