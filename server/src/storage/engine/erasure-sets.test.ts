@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, EntityTooSmallError, IncompleteBodyError,
@@ -116,10 +118,16 @@ test('body checks: Content-MD5, size mismatch, stream errors leave nothing behin
   const failing = new Readable({ read() { this.push(data.subarray(0, 1 << 20)); this.destroy(boom); } });
   await assert.rejects(st.putObject('bkt', 'k', failing, { size: -1, metadata: NO_META }), (err) => err === boom);
   await assert.rejects(st.getObjectInfo('bkt', 'k'), ObjectNotFoundError);
+  // The refused bodies' shards (300 KiB: past the inline limit, so written to temp directories) are gone.
+  const temps = async (): Promise<string[]> => (await Promise.all(c.sets[0]!.map((root) => readdir(join(root, '.svc.sys', 'tmp'))))).flat();
+  assert.deepEqual(await temps(), []);
   const md5 = createHash('md5').update(data).digest();
   const ok = await st.putObject('bkt', 'k', Readable.from([data]), { size: -1, metadata: NO_META, md5, checksums: () => ({ CRC32: 'AAAAAA==' }) });
   assert.deepEqual(ok.checksums, { CRC32: 'AAAAAA==' });
   assert.deepEqual((await st.getObjectInfo('bkt', 'k')).checksums, { CRC32: 'AAAAAA==' });
+  // A committed PUT moved its temp directory into the key's: nothing is left in the temp area either.
+  assert.deepEqual(await temps(), []);
+  assert.ok((await get(st, 'bkt', 'k')).equals(data));
 });
 
 test('multipart: upload, list, complete with validation, abort', async (t) => {
