@@ -1,5 +1,17 @@
 /** `npm run bench:ab`'s options and summary (ab.ts), apart so that tests need not run it. */
 
+/**
+ * File systems a run's image can have, and how each is made (`mkfs` and its options; the image path goes last).
+ * `ext4` keeps the journal a deployment has; `ext4-nojournal` is like this project's root file system; `ext4-inline`
+ * stores small directories (a key's, holding one metadata file) in their inodes; `xfs` is what MinIO recommends.
+ */
+export const FILE_SYSTEMS: Readonly<Record<string, readonly string[]>> = {
+  ext4: ['mkfs.ext4', '-q', '-F'],
+  'ext4-nojournal': ['mkfs.ext4', '-q', '-F', '-O', '^has_journal'],
+  'ext4-inline': ['mkfs.ext4', '-q', '-F', '-O', 'inline_data'],
+  xfs: ['mkfs.xfs', '-q', '-f'],
+};
+
 export interface AbOptions {
   /** The git revision the working tree's build is compared with. */
   old: string;
@@ -7,10 +19,13 @@ export interface AbOptions {
   /** Size of each run's file system image (sparse: only what a run writes takes space). */
   imageGiB: number;
   /**
-   * --no-journal: each image made without ext4's journal, like this project's root file system; the default keeps the
-   * journal a deployment would have. The two order small-file work differently (an O_DSYNC append commits the journal).
+   * The file system of the working tree's runs (--fs, a key of FILE_SYSTEMS; default ext4 with its journal, as a
+   * deployment has; --no-journal is --fs ext4-nojournal: the two order small-file work differently, an O_DSYNC append
+   * commits the journal).
    */
-  journal: boolean;
+  fs: string;
+  /** The file system of the old build's runs (--fs-old; default: the same). With --old HEAD, compares file systems. */
+  fsOld: string;
   /** Passed to both builds' server/bench/get-bench.ts. */
   benchArgs: string[];
 }
@@ -23,19 +38,24 @@ export function parseAbArgs(argv: readonly string[]): AbOptions {
   let old: string | undefined;
   let pairs = 3;
   let imageGiB = 8;
-  let journal = true;
+  let fs = 'ext4';
+  let fsOld: string | undefined;
   for (let i = 0; i < own.length; i++) {
     const name = own[i]!;
     if (name === '--no-journal') {
-      journal = false;
+      fs = 'ext4-nojournal';
       continue;
     }
     const value = own[i + 1];
-    if (name !== '--old' && name !== '--pairs' && name !== '--image-gib') throw new Error(`unknown option ${name} (bench:get's options go after --)`);
+    if (!['--old', '--pairs', '--image-gib', '--fs', '--fs-old'].includes(name)) throw new Error(`unknown option ${name} (bench:get's options go after --)`);
     if (value === undefined || value.startsWith('--')) throw new Error(`${name} needs a value`);
     i++;
     if (name === '--old') old = value;
-    else {
+    else if (name === '--fs' || name === '--fs-old') {
+      if (FILE_SYSTEMS[value] === undefined) throw new Error(`${name} takes one of ${Object.keys(FILE_SYSTEMS).join(', ')}, not ${value}`);
+      if (name === '--fs') fs = value;
+      else fsOld = value;
+    } else {
       const n = Number(value);
       if (!Number.isInteger(n) || n < 1 || n > 100) throw new Error(`${name} takes a whole number from 1 to 100, not ${value}`);
       if (name === '--pairs') pairs = n;
@@ -43,7 +63,7 @@ export function parseAbArgs(argv: readonly string[]): AbOptions {
     }
   }
   if (old === undefined) throw new Error('--old <git revision> is required (the build to compare the working tree with)');
-  return { old, pairs, imageGiB, journal, benchArgs };
+  return { old, pairs, imageGiB, fs, fsOld: fsOld ?? fs, benchArgs };
 }
 
 /** One round of one run, as get-bench prints it, with the build and pair added. */

@@ -1,6 +1,8 @@
 /**
  * Two builds of svc on one scenario, interleaved, each run on a file system made fresh for it (issue 9: "compare as
- * ratios taken in one run"): `npm run bench:ab -- --old <git rev> [--pairs N] [--no-journal] [-- <bench:get options>]`.
+ * ratios taken in one run"): `npm run bench:ab -- --old <git rev> [--pairs N] [--no-journal | --fs KIND] [--fs-old KIND]
+ * [-- <bench:get options>]`. KIND is a file system of ab-args.ts FILE_SYSTEMS; `--old HEAD --fs A --fs-old B` on a clean
+ * tree compares two file systems under one build.
  *
  * Why a fresh file system per run: on this VM's root ext4 (no journal) a run's figures follow what ran before it.
  * Files deleted in the last minutes make every new inode scan past them (ext4's recently_deleted check), and the
@@ -11,7 +13,7 @@
  * The old build is checked out in a temporary git worktree (node_modules linked from this checkout) and built with
  * `tsc -b`; both builds run their own `server/bench/get-bench.ts`. The order alternates per pair.
  * Output: get-bench's JSON lines with `build` ("new" or "old") and `pair` added, then per build and round the median
- * of ops/s and of server CPU per operation. Needs root, mkfs.ext4, mount and loop devices; a bad option or a missing
+ * of ops/s and of server CPU per operation. Needs root, the file system's mkfs, mount and loop devices; a bad option or a missing
  * tool: one line on stderr, exit code 2.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
@@ -19,7 +21,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseAbArgs, summarizeAb, type AbLine } from './ab-args.js';
+import { FILE_SYSTEMS, parseAbArgs, summarizeAb, type AbLine } from './ab-args.js';
 
 /** Undoes what the run set up (mount, worktree, temp directory); set once there is something to undo. */
 let cleanUpHook: (() => void) | undefined;
@@ -47,8 +49,8 @@ const opts = (() => {
   }
 })();
 if (process.getuid?.() !== 0) fail('needs root (it makes and mounts a file system per run)');
-for (const tool of ['mkfs.ext4', 'mount', 'umount']) {
-  if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) fail(`${tool} not found (apt-get install e2fsprogs mount)`);
+for (const tool of [...new Set([FILE_SYSTEMS[opts.fs]![0]!, FILE_SYSTEMS[opts.fsOld]![0]!]), 'mount', 'umount']) {
+  if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) fail(`${tool} not found (apt-get install ${tool === 'mkfs.xfs' ? 'xfsprogs' : 'e2fsprogs mount'})`);
 }
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -95,7 +97,8 @@ try {
     for (const build of order) {
       writeFileSync(image, '');
       truncateSync(image, opts.imageGiB * 1024 ** 3);
-      run('mkfs.ext4', ['-q', '-F', ...(opts.journal ? [] : ['-O', '^has_journal']), image], work);
+      const [mkfs, ...mkfsArgs] = FILE_SYSTEMS[build === 'new' ? opts.fs : opts.fsOld]!;
+      run(mkfs!, [...mkfsArgs, image], work);
       run('mount', ['-o', 'loop', image, mnt], work);
       mounted = true;
       const tree = build === 'new' ? repo : oldTree;

@@ -9,15 +9,21 @@ import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseAbArgs, summarizeAb, type AbLine } from '../../bench/ab-args.js';
+import { FILE_SYSTEMS, parseAbArgs, summarizeAb, type AbLine } from '../../bench/ab-args.js';
 
 const SCRIPT = fileURLToPath(new URL('../../bench/ab.ts', import.meta.url));
 
 test('bench:ab options: --old is required, bench:get options go after --', () => {
   assert.deepEqual(parseAbArgs(['--old', 'HEAD~1', '--pairs', '2', '--', '--put', '--rounds', '2']), {
-    old: 'HEAD~1', pairs: 2, imageGiB: 8, journal: true, benchArgs: ['--put', '--rounds', '2'],
+    old: 'HEAD~1', pairs: 2, imageGiB: 8, fs: 'ext4', fsOld: 'ext4', benchArgs: ['--put', '--rounds', '2'],
   });
-  assert.equal(parseAbArgs(['--no-journal', '--old', 'HEAD']).journal, false);
+  assert.equal(parseAbArgs(['--no-journal', '--old', 'HEAD']).fs, 'ext4-nojournal');
+  assert.equal(parseAbArgs(['--no-journal', '--old', 'HEAD']).fsOld, 'ext4-nojournal');
+  // Two file systems under one build: each side's images are made its own way.
+  const fsAb = parseAbArgs(['--old', 'HEAD', '--fs', 'ext4-inline', '--fs-old', 'ext4']);
+  assert.deepEqual([fsAb.fs, fsAb.fsOld], ['ext4-inline', 'ext4']);
+  assert.deepEqual(FILE_SYSTEMS[fsAb.fs], ['mkfs.ext4', '-q', '-F', '-O', 'inline_data']);
+  assert.throws(() => parseAbArgs(['--old', 'HEAD', '--fs', 'btrfs']), /--fs takes one of ext4, ext4-nojournal, ext4-inline, xfs, not btrfs/);
   assert.deepEqual(parseAbArgs(['--old', 'HEAD', '--no-journal', '--', '--no-journal']).benchArgs, ['--no-journal']);
   assert.throws(() => parseAbArgs([]), /--old <git revision> is required/);
   assert.throws(() => parseAbArgs(['--old', 'x', '--put']), /unknown option --put \(bench:get's options go after --\)/);
