@@ -131,7 +131,6 @@ function flipBit(file: string, rng: Rng): boolean {
   }
 }
 
-
 /** Runs faults one after the other until `stop()`: every kind once first (in seeded order), then seeded picks. */
 export async function runFaults(target: FaultTarget, rng: Rng, stop: () => boolean): Promise<FaultStats> {
   const { cluster, bucket } = target;

@@ -123,8 +123,8 @@ export async function putObject(
 ): Promise<ObjectInfo> {
   const layout = layoutFor(set, key);
   const dataDir = randomUUID();
-  // The data directory itself is the temp directory (a fresh name): one directory to create per drive, and nothing
-  // left to remove once the commit moved it (1 MiB PUTs: docs/performance.md, twenty-second session).
+  // The data directory itself is the temp directory (a fresh name): one directory to create per drive, and on the
+  // drives whose commit moved it, nothing for dropTemp to find (1 MiB PUTs: docs/performance.md, twenty-second session).
   const tmpDir = `tmp/${dataDir}`;
   let result: EncodeResult | undefined;
   try {
