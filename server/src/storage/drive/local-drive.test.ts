@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -101,11 +101,13 @@ test('returnPrevious: a commit hands back the record it replaced and leaves ever
   }
   const keyDir = join(root, 'b', '+big');
   assert.deepEqual((await readdir(keyDir)).sort(), [...dirs, 'xl.meta'], 'the replaced data stays, whatever keepDataDirs says');
-  // An inline record replacing one with data: the data stays too, until the caller's rewrite drops it.
+  // An inline record replacing one with data: its record goes to the record store and the metadata file it replaced
+  // goes; the data stays too, until the caller's rewrite drops it.
   assert.deepEqual(await drive.renameData('b', 'big', Buffer.from('small'), { ...ask, keepDataDirs: [] }), Buffer.from('w1'));
-  assert.deepEqual((await readdir(keyDir)).sort(), [...dirs, 'xl.meta']);
+  assert.deepEqual((await readdir(keyDir)).sort(), [...dirs]);
+  assert.deepEqual(await drive.readMeta('b', 'big'), Buffer.from('small'));
   await drive.renameData('b', 'big', Buffer.from('small'), { srcDataPath: null, dataDir: null, keepDataDirs: [] });
-  assert.deepEqual(await readdir(keyDir), ['xl.meta']);
+  assert.deepEqual(await readdir(keyDir), []);
 });
 
 test('names that would escape the drive are refused', async (t) => {
@@ -180,10 +182,22 @@ test('readChildren: a stamp passed back answers unchanged children without readi
   assert.ok((await drive.readChildren('b', 'd/', names, false, stamps)).every((c) => c.stamp === undefined && c.same === undefined));
   await assert.rejects(drive.readChildren('b', 'd/', names, true, ['x']), InvalidDrivePathError);
   await assert.rejects(drive.readChildren('b', 'd/', ['a'], true, [7 as unknown as string]), InvalidDrivePathError);
-  // A key directory removed by hand: nothing it vouched for is answered as there.
+  // Small objects' records are in the drive's record store: no key directory, yet their stamps vouch for them.
   const kept = (await drive.readChildren('b', 'd/', ['c'], true)).map((c) => c.stamp!);
+  await assert.rejects(stat(join(root, 'b', '+d')), /ENOENT/);
+  assert.deepEqual((await drive.readChildren('b', 'd/', ['c'], true, kept)).map((c) => [c.same ?? false, c.meta]), [[true, null]]);
+});
+
+test('readChildren: a key directory removed by hand vouches for nothing it held', async (t) => {
+  const { root, drive } = await fresh(t);
+  await drive.makeVolume('b', Buffer.alloc(0));
+  // A segment too long for a plain name gets a hashed directory: its record is a metadata file, not a store record.
+  const long = 'y'.repeat(300);
+  await drive.renameData('b', `d/${long}`, Buffer.from('m'), { srcDataPath: null, dataDir: null });
+  const kept = (await drive.readChildren('b', 'd/', [long], true)).map((c) => c.stamp!);
+  assert.equal(kept.length, 1);
   await rm(join(root, 'b', '+d'), { recursive: true });
-  assert.deepEqual((await drive.readChildren('b', 'd/', ['c'], true, kept)).map((c) => [c.same ?? false, c.meta]), [[false, null]]);
+  assert.deepEqual((await drive.readChildren('b', 'd/', [long], true, kept)).map((c) => [c.same ?? false, c.meta]), [[false, null]]);
 });
 
 test('scanDir: the names of listDir plus a stamp that vouches for them until the directory changes', async (t) => {

@@ -6,8 +6,14 @@ import type { DriveLayout } from './drive-layout.js';
 import { runIoJob } from './io-pool.js';
 import { CHILD_ERROR, CHILD_META } from './io-worker-source.js';
 import { SEGMENT_NAME_FILE, encodeSegment, entryKind } from './object-path.js';
+import { storeChildren, storeHasChildren } from './record-listing.js';
+import type { RecordStore } from './record-store.js';
 
-/** The listing calls of a local drive (Drive.listDir, scanDir, readChildren), on its DriveLayout. */
+/**
+ * The listing calls of a local drive (Drive.listDir, scanDir, readChildren), on its DriveLayout and its record store:
+ * a key directory's children are its directory's entries and the store's keys below it (record-listing.ts), and the
+ * store's record of a key wins over a metadata file of the same key (LocalDrive #commitInline).
+ */
 
 /**
  * A directory stamp vouches for its names only once the directory has not changed for this long: file times come
@@ -18,7 +24,7 @@ const STAMP_SETTLE_MS = 20;
 /** Most names in one {@link readChildren} call. */
 const MAX_CHILDREN_BATCH = 10_000;
 
-export async function listDir(l: DriveLayout, volume: string, dirKey: string): Promise<string[]> {
+export async function listDir(l: DriveLayout, store: RecordStore, volume: string, dirKey: string): Promise<string[]> {
   const volDir = l.volumeDir(volume);
   const dir = dirKey === '' ? volDir : l.objectDir(volume, dirKey.slice(0, -1)).dir;
   let names: string[];
@@ -27,44 +33,65 @@ export async function listDir(l: DriveLayout, volume: string, dirKey: string): P
   } catch (err) {
     const mapped = await l.mapError(err, dirKey);
     if (!(mapped instanceof FileNotFoundError)) throw mapped;
-    if (dirKey !== '') return [];
-    throw new VolumeNotFoundError(l.endpoint, volume);
+    if (dirKey === '') throw new VolumeNotFoundError(l.endpoint, volume);
+    names = [];
   }
-  const out: string[] = [];
+  const stored = await storeChildren(store, volume, dirKey);
+  const out: string[] = [...stored.keys()];
   for (const n of names) {
     const kind = entryKind(n);
-    if (kind === 'plain') out.push(n.slice(1));
-    else if (kind === 'hashed') {
+    if (kind === 'plain') {
+      if (!stored.has(n.slice(1))) out.push(n.slice(1));
+    } else if (kind === 'hashed') {
       try { out.push((await readFile(join(dir, n, SEGMENT_NAME_FILE))).toString('utf8')); } catch { /* being removed */ }
     }
   }
   return out;
 }
 
-export async function scanDir(l: DriveLayout, volume: string, dirKey: string, knownStamp: string | null): Promise<DirScan> {
+/** A scan's stamp: the directory's (from the I/O worker) and the change log's for the store's keys below it. */
+function splitStamp(stamp: string | null): { dir: string | null; changes: string | null } {
+  const at = stamp === null ? -1 : stamp.lastIndexOf('\n');
+  return at < 0 ? { dir: null, changes: null } : { dir: stamp!.slice(0, at), changes: stamp!.slice(at + 1) };
+}
+
+export async function scanDir(l: DriveLayout, store: RecordStore, volume: string, dirKey: string, knownStamp: string | null): Promise<DirScan> {
   const dir = l.keyDir(volume, dirKey);
   if (knownStamp !== null && typeof knownStamp !== 'string') throw new InvalidDrivePathError('invalid directory stamp');
-  const a = await runIoJob({ op: 'scan', dir, knownStamp, settleMs: STAMP_SETTLE_MS }).catch((err: unknown) => {
+  // Taken before the reads: a store change that lands while they run is recorded after it and voids the stamp.
+  const changes = l.changes.stamp();
+  const known = splitStamp(knownStamp);
+  // The directory's stamp is only worth checking when the store's keys below it are unchanged too: else the names are
+  // read again anyway.
+  const storeSame = known.changes !== null && l.changes.prefixUnchanged(volume, dirKey, known.changes);
+  const a = await runIoJob({ op: 'scan', dir, knownStamp: storeSame ? known.dir : null, settleMs: STAMP_SETTLE_MS }).catch((err: unknown) => {
     throw new FaultyDiskError(l.endpoint, `scan of ${dirKey}: ${(err as Error).message}`, { cause: err });
   });
   if (a.error !== undefined) {
     const mapped = await l.mapError(Object.assign(new Error(a.error), { code: a.error }), dirKey);
     if (!(mapped instanceof FileNotFoundError)) throw mapped;
-    if (dirKey !== '') return { names: [], stamp: null };
-    throw new VolumeNotFoundError(l.endpoint, volume);
+    if (dirKey === '') throw new VolumeNotFoundError(l.endpoint, volume);
+    // No directory: the store's keys alone, under no stamp (nothing on disk to vouch for their absence later).
+    return { names: [...(await storeChildren(store, volume, dirKey)).keys()], stamp: null };
   }
-  if (a.entries === null) return { names: null, stamp: a.stamp };
-  const names: string[] = [];
+  if (a.entries === null) return { names: null, stamp: knownStamp };
+  const stamp = a.stamp === null ? null : `${a.stamp}\n${changes}`;
+  const stored = await storeChildren(store, volume, dirKey);
+  const names: string[] = [...stored.keys()];
   for (const n of a.entries) {
     const kind = entryKind(n);
-    if (kind === 'plain') names.push(n.slice(1));
-    else if (kind === 'hashed' && a.hashed[n] !== undefined) names.push(a.hashed[n]);
+    if (kind === 'plain') {
+      if (!stored.has(n.slice(1))) names.push(n.slice(1));
+    } else if (kind === 'hashed' && a.hashed[n] !== undefined) {
+      names.push(a.hashed[n]);
+    }
   }
-  return { names, stamp: a.stamp };
+  return { names, stamp };
 }
 
 export async function readChildren(
-  l: DriveLayout, volume: string, dirKey: string, names: readonly string[], withMeta: boolean, known: readonly (string | null)[] | null = null,
+  l: DriveLayout, store: RecordStore, volume: string, dirKey: string, names: readonly string[], withMeta: boolean,
+  known: readonly (string | null)[] | null = null,
 ): Promise<ChildState[]> {
   const dir = l.keyDir(volume, dirKey);
   if (!Array.isArray(names) || names.length > MAX_CHILDREN_BATCH) throw new InvalidDrivePathError('invalid list of names');
@@ -88,11 +115,16 @@ export async function readChildren(
   });
   const encoded = read.map((i) => encodeSegment(names[i]!).name);
   // Run even with nothing to read: the job also checks that the directory is there (a wiped drive answers so).
-  const a = await runIoJob({ op: 'children', dir, names: encoded, withMeta: withMeta === true }).catch((err: unknown) => {
-    throw new FaultyDiskError(l.endpoint, `read of ${dirKey}: ${(err as Error).message}`, { cause: err });
-  });
+  const [a, stored] = await Promise.all([
+    runIoJob({ op: 'children', dir, names: encoded, withMeta: withMeta === true }).catch((err: unknown) => {
+      throw new FaultyDiskError(l.endpoint, `read of ${dirKey}: ${(err as Error).message}`, { cause: err });
+    }),
+    storeChildren(store, volume, dirKey, read.map((i) => names[i]!)).catch((err: unknown) => {
+      throw new FaultyDiskError(l.endpoint, `read of ${dirKey} in the record store: ${(err as Error).message}`, { cause: err });
+    }),
+  ]);
   // Absent children are checked against the root once: a wiped or unformatted drive is an error, not "no key".
-  if (a.missing || a.status.some((s) => s < CHILD_META && withMeta)) {
+  if (a.missing || (withMeta && read.some((i, r) => a.status[r]! < CHILD_META && stored.get(names[i]!)?.meta == null))) {
     const state = await l.rootState();
     if (state === 'missing') throw new DiskNotFoundError(l.endpoint);
     if (state === 'unformatted') throw new UnformattedDiskError(l.endpoint);
@@ -101,14 +133,18 @@ export async function readChildren(
   const out: ChildState[] = names.map(() => ({ meta: null, children: false }));
   read.forEach((i, r) => {
     const s = a.status[r]!;
-    if (s === CHILD_ERROR) {
+    const inStore = stored.get(names[i]!);
+    if (s === CHILD_ERROR && inStore?.meta == null) {
       out[i] = { meta: null, children: false, error: `${a.errors[r] ?? 'error'} on ${dirKey}${names[i]}` };
       return;
     }
-    const meta = s === CHILD_META ? data.subarray(a.offsets[r]!, a.offsets[r + 1]!) : null;
-    out[i] = stamp === null ? { meta, children: a.children[r] === 1 } : { meta, children: a.children[r] === 1, stamp };
+    const meta = !withMeta ? null : inStore?.meta ?? (s === CHILD_META ? data.subarray(a.offsets[r]!, a.offsets[r + 1]!) : null);
+    const children = a.children[r] === 1 || inStore?.children === true;
+    out[i] = stamp === null ? { meta, children } : { meta, children, stamp };
   });
-  // A directory gone since (wiped by hand) holds no children: what was vouched for is not there either.
-  if (!a.missing) same.forEach((isSame, i) => { if (isSame) out[i] = { meta: null, children: false, stamp: known![i]!, same: true }; });
+  // A directory gone since (wiped by hand) holds no children: what was vouched for is not there either, unless the
+  // store holds keys below it (its keys have no directories).
+  const vouched = !a.missing || stored.size > 0 || (same.includes(true) && await storeHasChildren(store, volume, dirKey));
+  if (vouched) same.forEach((isSame, i) => { if (isSame) out[i] = { meta: null, children: false, stamp: known![i]!, same: true }; });
   return out;
 }
