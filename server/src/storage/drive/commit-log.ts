@@ -183,6 +183,11 @@ export class LogFile {
   }
 }
 
+/** A directory's device and inode, or undefined when it is not there. */
+function directoryId(dir: string): Promise<string | undefined> {
+  return stat(dir).then((s) => `${s.dev}:${s.ino}`, () => undefined);
+}
+
 const logs = new Map<string, CommitLog>();
 
 /** The commit log of the drive at `root` (one per root in a process, like its change log). */
@@ -210,6 +215,8 @@ export class CommitLog {
   readonly #replay: (r: LogRecord) => Promise<void>;
   #ready: Promise<boolean> | undefined;
   #store: RecordStore | undefined;
+  /** Identity of the store's directory when it was opened (see revalidate). */
+  #storeId: string | undefined;
   #gen = 0;
   /** Names this process's uses of its log files (commit-log-record.ts encodeUseHeader). */
   readonly #epoch = randomInt(2 ** 32);
@@ -247,7 +254,10 @@ export class CommitLog {
   }
 
   async #recover(): Promise<boolean> {
-    this.#store ??= await RecordStore.open(this.#storeDir);
+    if (this.#store === undefined) {
+      this.#store = await RecordStore.open(this.#storeDir);
+      this.#storeId = await directoryId(this.#storeDir);
+    }
     const names = await this.#logNames();
     const bufs = await Promise.all(names.map((n) => readFile(join(this.#dir, n))));
     for (const r of recordsToReplay(bufs)) await this.#replay(r);
@@ -445,26 +455,40 @@ export class CommitLog {
     } catch {
       // Tried again a moment later; the records stay in their logs until then. A drive whose root is gone (removed
       // or unmounted) has nothing left to sync: its state is forgotten, and a remount replays what its logs hold.
-      if (!(await stat(this.#root).then(() => true, () => false))) {
-        // A file opened since goes too: its name went with the root, and a remount's replay must find what is written.
-        const opened = this.#currentFile;
-        this.#file = undefined;
-        this.#currentFile = undefined;
-        for (const f of [...this.#retired, ...this.#free]) await f.close().catch(() => undefined);
-        if (opened !== undefined) void opened.drain().then(() => opened.close()).catch(() => undefined);
-        this.#retired = [];
-        this.#free = [];
-        this.#pending.clear();
-        this.#ready = undefined;
-        // Its files went with the root: a remount opens the store again.
-        const store = this.#store;
-        this.#store = undefined;
-        await store?.close().catch(() => undefined);
-      }
+      if (!(await stat(this.#root).then(() => true, () => false))) await this.#forget();
     } finally {
       this.#checkpointing = false;
       if (this.#file !== undefined || this.#retired.length > 0) this.#schedule();
     }
+  }
+
+  /**
+   * After the drive was formatted or came back (LocalDrive writeFormat, cleanTemp): a store whose directory is gone or
+   * is another one than it opened (a wiped drive, an old copy moved into its place) describes a drive that is no
+   * longer there. Its state is forgotten and the next use opens what is on disk; else reads would still be answered
+   * from its memory and runs, and a heal would find nothing missing on the drive.
+   */
+  async revalidate(): Promise<void> {
+    if (this.#store === undefined) return;
+    if ((await directoryId(this.#storeDir)) !== this.#storeId) await this.#forget();
+  }
+
+  /** Forgets the drive's state (its files are gone): the next use replays and opens what is on disk then. */
+  async #forget(): Promise<void> {
+    // A file opened since goes too: its name went with the root, and a remount's replay must find what is written.
+    const opened = this.#currentFile;
+    this.#file = undefined;
+    this.#currentFile = undefined;
+    for (const f of [...this.#retired, ...this.#free]) await f.close().catch(() => undefined);
+    if (opened !== undefined) void opened.drain().then(() => opened.close()).catch(() => undefined);
+    this.#retired = [];
+    this.#free = [];
+    this.#pending.clear();
+    this.#ready = undefined;
+    const store = this.#store;
+    this.#store = undefined;
+    this.#storeId = undefined;
+    await store?.close().catch(() => undefined);
   }
 
   /** A voided file not kept: deleted (unsynced: were it back after a crash, it replays nothing). */

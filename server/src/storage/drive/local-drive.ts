@@ -70,6 +70,8 @@ export class LocalDrive implements Drive {
     }
     try {
       for (const area of SYS_AREAS) await mkdir(join(this.#l.sys, area), { recursive: true });
+      // A drive formatted again after it was wiped: the record store it had is gone with it (commit-log.ts).
+      await this.#log.revalidate();
       await this.#atomicWrite(join(this.#l.sys, FORMAT_FILE), data);
       // A format lost in a power cut would make the drive look blank (dir-sync.ts).
       await syncDirs([this.#l.root, this.#l.sys, ...SYS_AREAS.map((a) => join(this.#l.sys, a))]);
@@ -97,6 +99,8 @@ export class LocalDrive implements Drive {
     if ((await this.#l.rootState()) === 'ok') {
       for (const area of SYS_AREAS) await mkdir(join(this.#l.sys, area), { recursive: true });
       try {
+        // A drive back online may be another directory than the one its store was opened on (commit-log.ts).
+        await this.#log.revalidate();
         await this.#log.ready();
       } catch (err) {
         throw await this.#l.mapError(err, 'commit log');
