@@ -230,6 +230,7 @@ export class CommitLog {
   /** Key id → generation of the newest log file holding a record of it. */
   readonly #pending = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
+  #checkpointRun: Promise<void> | undefined;
   #checkpointing = false;
 
   constructor(root: string, dir: string, storeDir: string, replay: (r: LogRecord) => Promise<void>) {
@@ -428,7 +429,27 @@ export class CommitLog {
    * flight, warm rounds: 11-15 % more per second with the journal, 3-4 % without, at 2-9 % less server CPU each
    * (`npm run bench:ab [--no-journal]`, three pairs each; docs/performance.md, twenty-first session).
    */
-  async checkpoint(): Promise<void> {
+  checkpoint(): Promise<void> {
+    if (this.#checkpointRun !== undefined) return this.#checkpointRun;
+    this.#checkpointRun = this.#checkpoint().finally(() => {
+      this.#checkpointRun = undefined;
+    });
+    return this.#checkpointRun;
+  }
+
+  /**
+   * Makes every commit so far durable without its record (a checkpoint now) and waits for the store's background work
+   * (merges): nothing more is written until the next commit. The log stays usable (Storage.close: LocalDrive.flush).
+   */
+  async quiesce(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#checkpointRun;
+    await this.checkpoint();
+    await this.#store?.idle();
+  }
+
+  async #checkpoint(): Promise<void> {
     if (this.#checkpointing) return;
     this.#checkpointing = true;
     try {

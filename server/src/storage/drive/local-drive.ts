@@ -52,6 +52,10 @@ export class LocalDrive implements Drive {
     return this.#log.ready().then(() => undefined, () => undefined);
   }
 
+  async flush(): Promise<void> {
+    await this.#log.quiesce();
+  }
+
   async readFormat(): Promise<Buffer> {
     try {
       return await readFile(join(this.#l.sys, FORMAT_FILE));
@@ -518,13 +522,33 @@ export class LocalDrive implements Drive {
       throw await this.#l.mapError(err, key);
     }
     const id = recordId(volume, key);
+    const recent = store.peek(id);
+    if (recent !== null && recent !== undefined) {
+      // A copy (callers own what they are given; the store's table keeps its own), answered with the turn's other
+      // answers from memory (meta-cache.ts nextTurn says why).
+      const bytes = Buffer.from(recent);
+      await nextTurn();
+      return bytes;
+    }
     // A damaged run block that may hold the key: the key's record on this drive is unreadable (healed like a damaged
     // metadata file), never taken for absent, which would bring a metadata file it had replaced back.
-    const held = store.peek(id) ?? (store.mayHave(id) ? await store.get(id).catch(() => {
+    const held = recent === undefined && store.mayHave(id) ? await store.get(id).catch(() => {
       throw new FileCorruptError(this.endpoint, key);
-    }) : null);
-    // A copy: callers own what they are given, and the store's table keeps its own.
-    if (held !== null && held !== undefined) return Buffer.from(held);
+    }) : null;
+    if (held !== null) return held;
+    try {
+      return await this.#readMetaFile(volume, key);
+    } catch (err) {
+      // The record may have moved into the store (a metadata-only rewrite of an object that had data) between the
+      // lookup above and the file's read: its record goes in before its file goes (renameData), so it is there now.
+      if (!(err instanceof FileNotFoundError)) throw err;
+      const moved = store.peek(id) ?? (store.mayHave(id) ? await store.get(id).catch(() => null) : null);
+      if (moved === null || moved === undefined) throw err;
+      return Buffer.from(moved);
+    }
+  }
+
+  async #readMetaFile(volume: string, key: string): Promise<Buffer> {
     const path = `${this.#l.objectDir(volume, key).dir}/${META_FILE}`;
     if (ioPoolSaturated()) {
       // Workers backed up (cold reads, many drives): libuv's threads keep the reads parallel (io-pool.ts).
