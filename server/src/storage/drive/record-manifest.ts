@@ -11,7 +11,9 @@ import type { RunReader } from './record-run.js';
 export const MANIFEST = 'MANIFEST';
 const MANIFEST_TMP = 'MANIFEST.tmp';
 /** More runs than this and the newest two are merged whatever their sizes (each one costs every lookup a probe). */
-const MAX_RUNS = 8;
+const MAX_RUNS = 12;
+/** Runs of one tier merged at once (see pickMerge). */
+const FAN_IN = 4;
 
 /** A run as the manifest names it; `size` in bytes, `count` entries (records and tombstones). */
 export interface ManifestRun {
@@ -101,19 +103,20 @@ export async function writeManifest(dir: string, manifest: Manifest): Promise<vo
 }
 
 /**
- * The runs to merge next, or null: size-tiered, so that a record is rewritten O(log n) times. When the newest run
- * grew to half the one before it, the newest runs while each older one is at most twice the ones after it together;
- * past MAX_RUNS, at least the newest two.
+ * The runs to merge next, or null: size-tiered with a fan-in of {@link FAN_IN}, so that a record is rewritten about
+ * log_4(n) times, not log_2(n) (merges run on the event loop: each rewrite of every record costs every PUT). A tier is
+ * the runs within a factor of FAN_IN of the newest one's size; once FAN_IN of them are there (newest first), they
+ * are merged into one run of the next tier; past MAX_RUNS, at least the newest two.
  */
 export function pickMerge(runs: readonly Run[]): Run[] | null {
   const n = runs.length;
   if (n < 2) return null;
   const size = (i: number): number => runs[i]!.meta.size;
-  if (size(n - 1) * 2 < size(n - 2) && n <= MAX_RUNS) return null;
   let from = n - 1;
   let total = size(n - 1);
-  while (from > 0 && size(from - 1) <= 2 * total) total += size(--from);
-  return runs.slice(Math.min(from, n - 2));
+  while (from > 0 && size(from - 1) <= FAN_IN * Math.max(size(n - 1), total / (n - from))) total += size(--from);
+  if (n - from >= FAN_IN) return runs.slice(from);
+  return n > MAX_RUNS ? runs.slice(n - 2) : null;
 }
 
 /** A generation in a file name: zero-padded, so names sort like generations. */

@@ -138,7 +138,12 @@ test('dropVolume hides runs and memory, durably; a re-created volume shows its l
   store.put(recordId('v', 'again'), b('3'));
   await store.flush();
   assert.equal(text(await store.get(recordId('v', 'again'))), '3');
-  // The runs before and after the drop merge into one of the later generation: the dropped records must not come along.
+  // Two more runs make four of one tier (pickMerge): the runs before and after the drop merge into one of the later
+  // generation, and the dropped records must not come along.
+  for (const k of ['k2', 'k3']) {
+    store.put(recordId('keep', k), b(k));
+    await store.flush();
+  }
   await store.idle();
   assert.equal(store.runCount, 1);
   assert.equal(await store.get(recordId('v', 'flushed')), null);
@@ -147,7 +152,7 @@ test('dropVolume hides runs and memory, durably; a re-created volume shows its l
   assert.equal(await again.get(recordId('v', 'flushed')), null, 'the drop survives a reopen');
   assert.equal(text(await again.get(recordId('v', 'again'))), '3');
   assert.equal(text(await again.get(recordId('keep', 'k'))), 'kept');
-  assert.deepEqual(await list(again, '', '\uffff'), ['keep|k=kept', 'v|again=3']);
+  assert.deepEqual(await list(again, '', '\uffff'), ['keep|k=kept', 'keep|k2=k2', 'keep|k3=k3', 'v|again=3']);
 });
 
 test('merges keep the runs few; every key reads its latest value, deletions stay', async (t) => {
@@ -254,11 +259,14 @@ test('a damaged run: get rejects with ESVCRUN, a merge fails quietly and leaves 
   await store.close();
   const again = await openStore(t, dir);
   await assert.rejects(again.get(recordId('v', 'a')), { code: 'ESVCRUN' });
-  again.put(recordId('v', 'b'), b('second'));
-  await again.flush();
+  // Three more runs make four of one tier: the merge that reads the damaged one fails.
+  for (const k of ['b', 'c', 'd']) {
+    again.put(recordId('v', k), b(k === 'b' ? 'second' : k));
+    await again.flush();
+  }
   await again.idle();
   assert.equal((again.lastMergeError as NodeJS.ErrnoException | undefined)?.code, 'ESVCRUN');
-  assert.equal(again.runCount, 2);
+  assert.equal(again.runCount, 4);
   assert.deepEqual((await readdir(dir)).filter((f) => !f.endsWith('.run')), ['MANIFEST'], 'no temp file left');
   assert.equal(text(await again.get(recordId('v', 'b'))), 'second');
 });
