@@ -2,8 +2,9 @@ import { mkdir, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { syncDir } from '../../common/index.js';
 import { MemorySource, MergedEntries, RangeCursor, runSource, type MergeSource, type StoreCursor } from './record-cursor.js';
+import { runJob } from './record-jobs.js';
 import { MANIFEST, Run, pad, pickMerge, readManifest, writeManifest, type Manifest, type ManifestRun } from './record-manifest.js';
-import { RunReader, bloomHashes, compareIds, writeRun, type RunEntry } from './record-run.js';
+import { RunReader, bloomHashes, compareIds } from './record-run.js';
 
 export { compareIds } from './record-run.js';
 export type { StoreCursor } from './record-cursor.js';
@@ -183,7 +184,7 @@ export class RecordStore {
       try {
         const ids = [...snap.keys()].sort(compareIds);
         // Tombstones hide older runs' records: without runs there are none.
-        const info = await writeRun(tmp, memEntries(ids, snap, this.#runs.length > 0));
+        const info = await runJob({ op: 'write', path: tmp, ...memEntries(ids, snap, this.#runs.length > 0) });
         if (info.count === 0) {
           await unlink(tmp);
           this.#frozen = null;
@@ -330,8 +331,10 @@ export class RecordStore {
     let installed = false;
     let synced = false;
     try {
-      const merged = new MergedEntries(inputs.map((r) => runSource(r.reader.cursor(''), r.gen)).reverse());
-      const info = await writeRun(tmp, this.#mergedEntries(merged, drops, keepTombstones));
+      const info = await runJob({
+        op: 'merge', inputs: inputs.map((r) => ({ path: r.reader.path, gen: r.gen })).reverse(), out: tmp, drops: [...drops], keepTombstones,
+      });
+      if (this.#closed) throw this.#closedError();
       if (info.count > 0) {
         await this.#place(tmp, file);
         out = this.#run({ gen, file, size: info.size, count: info.count }, await RunReader.open(join(this.#dir, file)));
@@ -362,22 +365,19 @@ export class RecordStore {
     }
   }
 
-  async *#mergedEntries(merged: MergedEntries, drops: ReadonlyMap<string, number>, keepTombstones: boolean): AsyncGenerator<RunEntry> {
-    for (let e = await merged.next(); e !== undefined; e = await merged.next()) {
-      if (this.#closed) throw this.#closedError();
-      if (e.value === null && !keepTombstones) continue;
-      if (drops.size > 0 && e.gen <= droppedUpTo(drops, e.id)) continue;
-      yield { id: e.id, value: e.value };
-    }
-  }
 }
 
-function* memEntries(ids: readonly string[], table: ReadonlyMap<string, Buffer | null>, tombstones: boolean): Generator<RunEntry> {
+/** The entries of a flush: the table's, in `ids` order, tombstones left out when nothing older is there to hide. */
+function memEntries(ids: readonly string[], table: ReadonlyMap<string, Buffer | null>, tombstones: boolean): { ids: string[]; values: (Buffer | null)[] } {
+  const out: { ids: string[]; values: (Buffer | null)[] } = { ids: [], values: [] };
   for (const id of ids) {
     // Gone when a volume was dropped while the flush ran (the drop hides what was written already).
     const value = table.get(id);
-    if (value !== undefined && (value !== null || tombstones)) yield { id, value };
+    if (value === undefined || (value === null && !tombstones)) continue;
+    out.ids.push(id);
+    out.values.push(value);
   }
+  return out;
 }
 
 /** The generation up to which the volume of `id` is dropped (0: not dropped; generations start at 1). */
