@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -201,7 +201,7 @@ test('readChildren: a key directory removed by hand vouches for nothing it held'
 });
 
 test('scanDir: the names of listDir plus a stamp that vouches for them until the directory changes', async (t) => {
-  const { drive } = await fresh(t);
+  const { root, drive } = await fresh(t);
   await drive.makeVolume('b', Buffer.alloc(0));
   const long = 'z'.repeat(300);
   for (const key of ['d/a', 'd/b/c', `d/${long}`]) await drive.renameData('b', key, Buffer.from('m'), { srcDataPath: null, dataDir: null });
@@ -219,7 +219,21 @@ test('scanDir: the names of listDir plus a stamp that vouches for them until the
   assert.deepEqual((await drive.scanDir('b', 'd/', scan.stamp)).names?.sort(), ['a', 'b', long, 'new'].sort());
   await drive.deleteObject('b', 'd/a');
   assert.deepEqual((await drive.scanDir('b', 'd/', scan.stamp)).names?.sort(), ['b', long, 'new'].sort());
-  assert.deepEqual(await drive.scanDir('b', 'nothing/', null), { names: [], stamp: null });
+  const none = await drive.scanDir('b', 'nothing/', null);
+  assert.deepEqual(none.names, []);
+  assert.deepEqual(await drive.scanDir('b', 'nothing/', none.stamp), { names: null, stamp: none.stamp }, 'still nothing there');
+  // Keys only in the record store (no directories): their stamp vouches for them until one of them changes.
+  await drive.renameData('b', 'only/x', Buffer.from('m'), { srcDataPath: null, dataDir: null });
+  const only = await drive.scanDir('b', 'only/', null);
+  assert.deepEqual(only.names, ['x']);
+  assert.deepEqual(await drive.scanDir('b', 'only/', only.stamp), { names: null, stamp: only.stamp });
+  await drive.renameData('b', 'only/y', Buffer.from('m'), { srcDataPath: null, dataDir: null });
+  assert.deepEqual((await drive.scanDir('b', 'only/', only.stamp)).names?.sort(), ['x', 'y']);
+  const stamped = await drive.scanDir('b', 'only/', null);
+  // A key directory appearing under it behind the change log's back (by hand): the absence it vouched for is gone.
+  await mkdir(join(root, 'b', '+only', '+z'), { recursive: true });
+  await writeFile(join(root, 'b', '+only', '+z', 'xl.meta'), 'm');
+  assert.deepEqual((await drive.scanDir('b', 'only/', stamped.stamp)).names?.sort(), ['x', 'y', 'z']);
   await assert.rejects(drive.scanDir('nope', '', null), VolumeNotFoundError);
   await assert.rejects(drive.scanDir('b', 'd', null), InvalidDrivePathError);
 });

@@ -49,6 +49,9 @@ export async function listDir(l: DriveLayout, store: RecordStore, volume: string
   return out;
 }
 
+/** The directory part of a scan's stamp when the key directory does not exist. */
+const NO_DIRECTORY = '-';
+
 /** A scan's stamp: the directory's (from the I/O worker) and the change log's for the store's keys below it. */
 function splitStamp(stamp: string | null): { dir: string | null; changes: string | null } {
   const at = stamp === null ? -1 : stamp.lastIndexOf('\n');
@@ -71,8 +74,10 @@ export async function scanDir(l: DriveLayout, store: RecordStore, volume: string
     const mapped = await l.mapError(Object.assign(new Error(a.error), { code: a.error }), dirKey);
     if (!(mapped instanceof FileNotFoundError)) throw mapped;
     if (dirKey === '') throw new VolumeNotFoundError(l.endpoint, volume);
-    // No directory: the store's keys alone, under no stamp (nothing on disk to vouch for their absence later).
-    return { names: [...(await storeChildren(store, volume, dirKey)).keys()], stamp: null };
+    // No directory (small objects' keys have none): the store's keys alone. A later scan vouches for the absence
+    // itself (it looks at the directory again), the change log for the store's keys.
+    if (storeSame && known.dir === NO_DIRECTORY) return { names: null, stamp: knownStamp };
+    return { names: [...(await storeChildren(store, volume, dirKey)).keys()], stamp: `${NO_DIRECTORY}\n${changes}` };
   }
   if (a.entries === null) return { names: null, stamp: knownStamp };
   const stamp = a.stamp === null ? null : `${a.stamp}\n${changes}`;
