@@ -6,8 +6,8 @@ import type { DriveLayout } from './drive-layout.js';
 import { runIoJob } from './io-pool.js';
 import { CHILD_ERROR, CHILD_META } from './io-worker-source.js';
 import { SEGMENT_NAME_FILE, encodeSegment, entryKind } from './object-path.js';
-import { storeChildren, storeHasChildren } from './record-listing.js';
-import type { RecordStore } from './record-store.js';
+import { storeChildren } from './record-listing.js';
+import { recordId, type RecordStore } from './record-store.js';
 
 /**
  * The listing calls of a local drive (Drive.listDir, scanDir, readChildren), on its DriveLayout and its record store:
@@ -148,8 +148,14 @@ export async function readChildren(
     out[i] = stamp === null ? { meta, children } : { meta, children, stamp };
   });
   // A directory gone since (wiped by hand) holds no children: what was vouched for is not there either, unless the
-  // store holds keys below it (its keys have no directories).
-  const vouched = !a.missing || stored.size > 0 || (same.includes(true) && await storeHasChildren(store, volume, dirKey));
-  if (vouched) same.forEach((isSame, i) => { if (isSame) out[i] = { meta: null, children: false, stamp: known![i]!, same: true }; });
+  // store holds it (its keys have no directories): a child its bloom filters may hold is looked up only if they
+  // surely do not (a child with deeper keys only).
+  let unsure = a.missing ? same.flatMap((isSame, i) => (isSame && !store.mayHave(recordId(volume, dirKey + names[i]!)) ? [i] : [])) : [];
+  if (unsure.length > 0) {
+    const deeper = await storeChildren(store, volume, dirKey, unsure.map((i) => names[i]!));
+    unsure = unsure.filter((i) => deeper.get(names[i]!) === undefined);
+  }
+  const gone = new Set(unsure);
+  same.forEach((isSame, i) => { if (isSame && !gone.has(i)) out[i] = { meta: null, children: false, stamp: known![i]!, same: true }; });
   return out;
 }

@@ -60,14 +60,3 @@ export async function storeChildren(store: RecordStore, volume: string, dirKey: 
   }
   return out;
 }
-
-/** True when the store holds any key below `dirKey` in `volume`. */
-export async function storeHasChildren(store: RecordStore, volume: string, dirKey: string): Promise<boolean> {
-  const prefix = prefixOf(volume, dirKey);
-  const cursor = store.cursor(prefix, upperOf(prefix));
-  try {
-    return (await cursor.next()) !== undefined;
-  } finally {
-    await cursor.close();
-  }
-}
