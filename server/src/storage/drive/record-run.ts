@@ -546,17 +546,18 @@ class BlockCursor implements RunCursor {
 }
 
 /**
- * Every entry of a whole run file read into `buf`, in order (tools and tests that look at a drive from outside its
- * process: test/helpers/drive-records.ts). Checks the trailer and each block's CRC as a reader does.
+ * Every entry of a whole run file read into `buf`, in order, with the offset of its block (tools and tests that look
+ * at a drive from outside its process: test/helpers/drive-records.ts, the fault injector). Checks the trailer and each
+ * block's CRC as a reader does. Values are views of `buf`.
  */
-export function decodeRun(buf: Buffer, path: string): RunEntry[] {
+export function decodeRun(buf: Buffer, path: string): (RunEntry & { block: number })[] {
   const trailerAt = buf.length - TRAILER_BYTES;
   if (trailerAt < 0 || !buf.subarray(trailerAt, trailerAt + 8).equals(MAGIC)
     || (crc32c(buf.subarray(trailerAt, trailerAt + 24)) >>> 0) !== buf.readUInt32LE(trailerAt + 24)) {
     throw new RunDamagedError(`${path}: no intact run trailer`);
   }
   const footerAt = buf.readUInt32LE(trailerAt + 8) + buf.readUInt32LE(trailerAt + 12) * U32;
-  const out: RunEntry[] = [];
+  const out: (RunEntry & { block: number })[] = [];
   for (let at = 0; at < footerAt;) {
     const len = buf.readUInt32LE(at);
     const start = at + BLOCK_HEADER_BYTES;
@@ -566,7 +567,7 @@ export function decodeRun(buf: Buffer, path: string): RunEntry[] {
     }
     for (let p = start; p < end;) {
       const e = parseEntry(buf, p, end, path, at);
-      out.push({ id: buf.toString('utf8', e.idStart, e.idEnd), value: e.kind === 1 ? buf.subarray(e.idEnd, e.end) : null });
+      out.push({ id: buf.toString('utf8', e.idStart, e.idEnd), value: e.kind === 1 ? buf.subarray(e.idEnd, e.end) : null, block: at });
       p = e.end;
     }
     at = end;
