@@ -54,8 +54,9 @@ export async function hasRecord(root: string, bucket: string, key: string): Prom
 /**
  * The record of `key` as the drive at `root` holds it on disk, read from outside its process (a server in a child
  * process or container): what a restart would find, the drive's commit logs replayed over its store's runs
- * (storage/drive/commit-log.ts, record-store.ts), else its metadata file. Null when it has none. Synchronous, for
- * checks in loops; a run a merge removes while it is read is read again.
+ * (storage/drive/commit-log.ts, record-store.ts), else its metadata file. Null when it has none, or none it can read
+ * (a damaged run block that may hold it). Synchronous, for checks in loops; a run a merge removes while it is read is
+ * read again.
  */
 export function readRecordOnDisk(root: string, bucket: string, key: string): Buffer | null {
   const id = recordId(bucket, key);
@@ -70,8 +71,11 @@ export function readRecordOnDisk(root: string, bucket: string, key: string): Buf
       const dropGen = manifest?.drops.find((d) => d.volume === bucket)?.gen ?? -1;
       for (const run of [...(manifest?.runs ?? [])].reverse()) {
         if (run.gen <= dropGen) break;
-        const entry = decodeRun(readFileSync(join(dir, run.file)), run.file).find((e) => e.id === id);
+        const damaged: number[] = [];
+        const entry = decodeRun(readFileSync(join(dir, run.file)), run.file, damaged).find((e) => e.id === id);
         if (entry !== undefined) return entry.value ?? readMetaFile(root, bucket, key);
+        // A damaged block may hold it: the drive has no readable record of the key (it answers "corrupt").
+        if (damaged.length > 0) return null;
       }
       return readMetaFile(root, bucket, key);
     } catch (err) {

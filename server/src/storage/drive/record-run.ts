@@ -548,9 +548,10 @@ class BlockCursor implements RunCursor {
 /**
  * Every entry of a whole run file read into `buf`, in order, with the offset of its block (tools and tests that look
  * at a drive from outside its process: test/helpers/drive-records.ts, the fault injector). Checks the trailer and each
- * block's CRC as a reader does. Values are views of `buf`.
+ * block's CRC as a reader does (a damaged block throws, or is listed in `damaged` and skipped). Values are views of
+ * `buf`.
  */
-export function decodeRun(buf: Buffer, path: string): (RunEntry & { block: number })[] {
+export function decodeRun(buf: Buffer, path: string, damaged?: number[]): (RunEntry & { block: number })[] {
   const trailerAt = buf.length - TRAILER_BYTES;
   if (trailerAt < 0 || !buf.subarray(trailerAt, trailerAt + 8).equals(MAGIC)
     || (crc32c(buf.subarray(trailerAt, trailerAt + 24)) >>> 0) !== buf.readUInt32LE(trailerAt + 24)) {
@@ -563,7 +564,11 @@ export function decodeRun(buf: Buffer, path: string): (RunEntry & { block: numbe
     const start = at + BLOCK_HEADER_BYTES;
     const end = start + len;
     if (end > footerAt || (crc32c(buf.subarray(start, end)) >>> 0) !== buf.readUInt32LE(at + 4)) {
-      throw new RunDamagedError(`${path}: block at offset ${at} fails its check`);
+      // With `damaged`, a damaged block is noted there and skipped (when its length still leads to the next one).
+      if (damaged === undefined || end > footerAt) throw new RunDamagedError(`${path}: block at offset ${at} fails its check`);
+      damaged.push(at);
+      at = end;
+      continue;
     }
     for (let p = start; p < end;) {
       const e = parseEntry(buf, p, end, path, at);
