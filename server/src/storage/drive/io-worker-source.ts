@@ -37,6 +37,9 @@ export interface ReadJob {
    * is a directory, else DRIVE_MISSING.
    */
   guard?: { format: string; root: string };
+  /** A range of the file (a record-store block, record-run.ts): exactly `length` bytes at `offset`, else EIO. */
+  offset?: number;
+  length?: number;
 }
 
 /** Several {@link ReadJob}s in one message (io-pool.ts batches the reads asked for in one turn of the event loop). */
@@ -207,7 +210,20 @@ function driveState(guard) {
   if (fs.existsSync(guard.format)) return null;
   try { return fs.statSync(guard.root).isDirectory() ? '${DRIVE_UNFORMATTED}' : '${DRIVE_MISSING}'; } catch { return '${DRIVE_MISSING}'; }
 }
+function readRange(job) {
+  const data = new Uint8Array(job.length);
+  const fd = fs.openSync(job.path, 'r');
+  try {
+    for (let got = 0; got < job.length;) {
+      const n = fs.readSync(fd, data, got, job.length - got, job.offset + got);
+      if (n === 0) throw Object.assign(new Error('EIO: file ends before the range'), { code: 'EIO' });
+      got += n;
+    }
+  } finally { fs.closeSync(fd); }
+  return data;
+}
 function read(job) {
+  if (job.offset !== undefined) return readRange(job);
   let len;
   try { len = readWhole(job.path); } catch (e) {
     const state = job.guard && (e.code === 'ENOENT' || e.code === 'ENOTDIR') ? driveState(job.guard) : null;

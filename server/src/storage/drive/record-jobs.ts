@@ -8,9 +8,13 @@ import type { RunInfo } from './record-run.js';
  * flight were no faster than with a metadata file per key (docs/performance.md, twenty-third session).
  */
 
-/** A run to write from sorted entries (`values[i]` null: a tombstone), or runs to merge into `out`. */
+/**
+ * A run to write from sorted entries, their values one after the other in `data` (entry i's ends at `ends[i]`; -1: a
+ * tombstone), or runs to merge into `out`. One buffer, moved to the worker, not copied: Buffers of a few KiB are
+ * views of 8 KiB pool slabs, and a structured clone of each copied its whole slab.
+ */
 export type RunJob =
-  | { op: 'write'; path: string; ids: string[]; values: (Uint8Array | null)[] }
+  | { op: 'write'; path: string; ids: string[]; ends: Int32Array; data: Uint8Array }
   | { op: 'merge'; inputs: { path: string; gen: number }[]; out: string; drops: [string, number][]; keepTombstones: boolean };
 
 interface Pending {
@@ -62,6 +66,6 @@ export function runJob(job: RunJob): Promise<RunInfo> {
     const id = ++seq;
     pending.set(id, { resolve, reject });
     w.ref();
-    w.postMessage({ seq: id, job });
+    w.postMessage({ seq: id, job }, job.op === 'write' ? [job.data.buffer as ArrayBuffer, job.ends.buffer as ArrayBuffer] : []);
   });
 }

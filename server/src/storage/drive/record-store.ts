@@ -367,17 +367,34 @@ export class RecordStore {
 
 }
 
-/** The entries of a flush: the table's, in `ids` order, tombstones left out when nothing older is there to hide. */
-function memEntries(ids: readonly string[], table: ReadonlyMap<string, Buffer | null>, tombstones: boolean): { ids: string[]; values: (Buffer | null)[] } {
-  const out: { ids: string[]; values: (Buffer | null)[] } = { ids: [], values: [] };
+/**
+ * The entries of a flush (record-jobs.ts RunJob): the table's, in `ids` order, tombstones left out when nothing older
+ * is there to hide, their values copied into one buffer.
+ */
+function memEntries(ids: readonly string[], table: ReadonlyMap<string, Buffer | null>, tombstones: boolean): { ids: string[]; ends: Int32Array; data: Uint8Array } {
+  const kept: string[] = [];
+  let total = 0;
   for (const id of ids) {
     // Gone when a volume was dropped while the flush ran (the drop hides what was written already).
     const value = table.get(id);
     if (value === undefined || (value === null && !tombstones)) continue;
-    out.ids.push(id);
-    out.values.push(value);
+    kept.push(id);
+    total += value?.length ?? 0;
   }
-  return out;
+  const data = new Uint8Array(total);
+  const ends = new Int32Array(kept.length);
+  let at = 0;
+  kept.forEach((id, i) => {
+    const value = table.get(id)!;
+    if (value === null) {
+      ends[i] = -1;
+      return;
+    }
+    data.set(value, at);
+    at += value.length;
+    ends[i] = at;
+  });
+  return { ids: kept, ends, data };
 }
 
 /** The generation up to which the volume of `id` is dropped (0: not dropped; generations start at 1). */

@@ -29,9 +29,14 @@ async function merge(job: Extract<RunJob, { op: 'merge' }>): Promise<RunInfo> {
 
 async function run(job: RunJob): Promise<RunInfo> {
   if (job.op === 'write') {
+    const data = Buffer.from(job.data.buffer, job.data.byteOffset, job.data.byteLength);
+    let at = 0;
     return writeRun(job.path, job.ids.map((id, i) => {
-      const v = job.values[i] ?? null;
-      return { id, value: v === null ? null : Buffer.from(v.buffer, v.byteOffset, v.byteLength) };
+      const end = job.ends[i]!;
+      if (end < 0) return { id, value: null };
+      const value = data.subarray(at, end);
+      at = end;
+      return { id, value };
     }));
   }
   return merge(job);
