@@ -32,8 +32,11 @@ const pending = new Map<number, Pending>();
  */
 function newWorker(): Worker {
   const url = new URL(import.meta.url.endsWith('.ts') ? './record-worker.ts' : './record-worker.js', import.meta.url);
-  if (url.pathname.endsWith('.js')) return new Worker(url);
-  return new Worker(`import('tsx/esm/api').then((t) => t.register()).then(() => import(${JSON.stringify(url.href)}))`, { eval: true });
+  // A small young generation: the worker's garbage is the flushes' buffers and merges' reads, a few MiB at a time, and
+  // the default semi-spaces grow to what the main thread's would (RSS, issue 9 point 4).
+  const resourceLimits = { maxYoungGenerationSizeMb: 4 };
+  if (url.pathname.endsWith('.js')) return new Worker(url, { resourceLimits });
+  return new Worker(`import('tsx/esm/api').then((t) => t.register()).then(() => import(${JSON.stringify(url.href)}))`, { eval: true, resourceLimits });
 }
 
 function started(): Worker {

@@ -8,7 +8,7 @@ import { ioPoolSaturated, runIoJob } from './io-pool.js';
  *
  * Layout (integers little-endian):
  * - data blocks: u32 payload length, u32 CRC32C of the payload, payload; a payload is entries `u16 id length, u8 kind
- *   (1 record, 0 tombstone), u32 value length, id (UTF-8), value`. A block ends before ~16 KiB unless its one entry is
+ *   (1 record, 0 tombstone), u32 value length, id (UTF-8), value`. A block ends before ~4 KiB unless its one entry is
  *   larger (entries are never split, so one read answers a point lookup).
  * - the footer: u32 version, block count, entry count (two u32), bloom bits, bloom k, first-ids length; per block its
  *   offset (two u32) and length; the first ids' offsets (blocks + 1 u32); the first ids; the bloom bits.
@@ -52,7 +52,13 @@ const TRAILER_BYTES = 32;
 const FOOTER_HEAD_BYTES = 28;
 const BLOCK_HEADER_BYTES = 8;
 const ENTRY_HEADER_BYTES = 7;
-const BLOCK_TARGET_BYTES = 16 * 1024;
+/**
+ * 4 KiB, about one small object's record per block (2.4 KB on EC 2+2): a GET's point lookup reads what the metadata
+ * file was. With 16 KiB blocks, the four reads per GET, made on the I/O workers and freed on the event loop, grew the
+ * allocator's per-thread arenas: peak RSS of the 64-way small-object load 458-465 MiB, 398 with 4 KiB (issue 9 point
+ * 4: ≤ 400; docs/performance.md, twenty-third session). The block index then holds about one id per record, off the heap.
+ */
+const BLOCK_TARGET_BYTES = 4 * 1024;
 /** Writes and sequential reads move up to this much at once. */
 const CHUNK_BYTES = 256 * 1024;
 const BLOOM_BITS_PER_ENTRY = 10;
