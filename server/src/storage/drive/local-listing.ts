@@ -7,7 +7,7 @@ import { runIoJob } from './io-pool.js';
 import { CHILD_ERROR, CHILD_META } from './io-worker-source.js';
 import { SEGMENT_NAME_FILE, encodeSegment, entryKind } from './object-path.js';
 import { storeChildren } from './record-listing.js';
-import { recordId, type RecordStore } from './record-store.js';
+import type { RecordStore } from './record-store.js';
 
 /**
  * The listing calls of a local drive (Drive.listDir, scanDir, readChildren), on its DriveLayout and its record store:
@@ -112,9 +112,12 @@ export async function readChildren(
   // (change-log.ts); the others are read, under a stamp taken before the read.
   const stamp = withMeta ? l.changes.stamp() : null;
   const read: number[] = [];
+  // A stamp given while the key directory was absent starts with NO_DIRECTORY (see below).
+  const givenWithout: boolean[] = [];
   const same: boolean[] = names.map((n, i) => {
     const k = withMeta ? known?.[i] ?? null : null;
-    if (k !== null && l.changes.unchanged(volume, dirKey, n, k)) return true;
+    givenWithout[i] = k?.startsWith(NO_DIRECTORY) === true;
+    if (k !== null && l.changes.unchanged(volume, dirKey, n, givenWithout[i] ? k.slice(NO_DIRECTORY.length) : k)) return true;
     read.push(i);
     return false;
   });
@@ -145,17 +148,12 @@ export async function readChildren(
     }
     const meta = !withMeta ? null : inStore?.meta ?? (s === CHILD_META ? data.subarray(a.offsets[r]!, a.offsets[r + 1]!) : null);
     const children = a.children[r] === 1 || inStore?.children === true;
-    out[i] = stamp === null ? { meta, children } : { meta, children, stamp };
+    out[i] = stamp === null ? { meta, children } : { meta, children, stamp: a.missing ? `${NO_DIRECTORY}${stamp}` : stamp };
   });
-  // A directory gone since (wiped by hand) holds no children: what was vouched for is not there either, unless the
-  // store holds it (its keys have no directories): a child its bloom filters may hold is looked up only if they
-  // surely do not (a child with deeper keys only).
-  let unsure = a.missing ? same.flatMap((isSame, i) => (isSame && !store.mayHave(recordId(volume, dirKey + names[i]!)) ? [i] : [])) : [];
-  if (unsure.length > 0) {
-    const deeper = await storeChildren(store, volume, dirKey, unsure.map((i) => names[i]!));
-    unsure = unsure.filter((i) => deeper.get(names[i]!) === undefined);
-  }
-  const gone = new Set(unsure);
-  same.forEach((isSame, i) => { if (isSame && !gone.has(i)) out[i] = { meta: null, children: false, stamp: known![i]!, same: true }; });
+  // A directory gone since (wiped by hand) holds no children: what it vouched for is not there either. A stamp given
+  // while it was absent already (small objects' keys have no directory: the store holds them) still vouches.
+  same.forEach((isSame, i) => {
+    if (isSame && (!a.missing || givenWithout[i])) out[i] = { meta: null, children: false, stamp: known![i]!, same: true };
+  });
   return out;
 }
