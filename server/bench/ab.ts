@@ -61,8 +61,8 @@ const mnt = join(work, 'mnt');
 let mounted = false;
 
 /**
- * Unmounts the image. The server has exited, but the file system may still be held for a moment (a child process of
- * an earlier build: a sync shell), and umount answered "target is busy".
+ * Unmounts the image. The server has exited, but a child of it may not have yet: its sync shell's last `sync
+ * --file-system` (storage/drive/sync-fs.ts) holds the file system for a moment, and umount answered "target is busy".
  * Retried for up to 10 s; the error of the last try when it never succeeds.
  */
 function unmount(): string | undefined {

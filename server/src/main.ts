@@ -23,7 +23,7 @@ import { S3Error, encryptingObjectView, plainObjectSize } from './http/s3/index.
 import type { HealthSources } from './http/health/index.js';
 import { IamStore, loadOrCreateRootCredentials, objectLayerPersistence } from './iam/index.js';
 import {
-  BucketRecordCache, LifecycleService, LocalDrive, openPools, openStorage, type Drive, type ObjectLayer, type Storage,
+  BucketRecordCache, LifecycleService, LocalDrive, openPools, openStorage, stopSyncShells, type Drive, type ObjectLayer, type Storage,
 } from './storage/index.js';
 import { VERSION } from './common/index.js';
 import { parseKmsSecretKey, type LocalKms } from './crypto/index.js';
@@ -255,6 +255,7 @@ async function startClusterNode(config: ServerConfig, print: (line: string) => v
     iam.close();
     await Promise.allSettled([api.close(), consoleApp?.close()]);
     await storage?.close();
+    await stopSyncShells();
     await locking.close();
     await Promise.allSettled([...clients.values()].map((c) => c.close()));
     logger.flush?.();
@@ -378,6 +379,7 @@ export async function startServer(config: ServerConfig, print: (line: string) =>
       await lifecycle.stop();
       await Promise.allSettled([api.close(), consoleApp?.close()]);
       await storage.close();
+      await stopSyncShells();
       logger.flush?.();
     },
   };

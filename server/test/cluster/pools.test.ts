@@ -7,9 +7,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { decodeObjectRecord } from '../../src/storage/format/index.js';
-import { readRecordOnDisk } from '../helpers/drive-records.js';
+import { objectDir } from '../helpers/drive-files.js';
 import { bodyBytes, eventually } from '../helpers/s3-client.js';
 import { nodeClients, startCluster, type TestCluster } from './helpers/cluster.js';
 
@@ -50,7 +52,7 @@ async function readPatiently(i: number, key: string, what: string): Promise<stri
 
 /** The pool (0 or 1) whose drives hold `key`: every drive of the pool's single set holds its metadata. */
 function poolOf(key: string): number {
-  const inPool = POOL_NODES.map((nodes) => nodes.every((i) => readRecordOnDisk(c.drive(i, 1), BUCKET, key) !== null));
+  const inPool = POOL_NODES.map((nodes) => nodes.every((i) => existsSync(join(objectDir(c.drive(i, 1), BUCKET, key), 'xl.meta'))));
   assert.ok(inPool[0] !== inPool[1], `${key} is in exactly one pool (${inPool.join('/')})`);
   return inPool[0] ? 0 : 1;
 }
@@ -113,11 +115,8 @@ test('Must show 3: objects written through any node land on both pools; the list
 function fullyStored(key: string): boolean {
   const pool = poolOf(key);
   const ids = POOL_NODES[pool]!.flatMap((i) => [1, 2, 3, 4].slice(0, pool === 0 ? 4 : 2)
-    .map((d) => {
-      const record = readRecordOnDisk(c.drive(i, d), BUCKET, key);
-      return record === null ? null : decodeObjectRecord(record).writeId;
-    }));
-  return ids.every((id) => id !== null) && new Set(ids).size === 1;
+    .map((d) => decodeObjectRecord(readFileSync(join(objectDir(c.drive(i, d), BUCKET, key), 'xl.meta'))).writeId));
+  return new Set(ids).size === 1;
 }
 
 test('Must show 3: with any one node of each pool stopped, every object reads byte-exact', async () => {

@@ -13,12 +13,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { decodeObjectMeta } from '../../src/storage/format/index.js';
 import { listFiles, objectDir } from '../helpers/drive-files.js';
-import { readRecordOnDisk } from '../helpers/drive-records.js';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { adminCall } from '../admin/admin-client.js';
 import { bodyBytes, eventually } from '../helpers/s3-client.js';
@@ -84,9 +83,7 @@ function describeKey(c: TestCluster, history: History, key: string, since: numbe
   for (const n of c.nodes) {
     const drives = [1, 2, 3, 4].map((d) => {
       try {
-        const record = readRecordOnDisk(c.drive(n.index, d), BUCKET, key);
-        if (record === null) return `d${d}:none`;
-        const m = decodeObjectMeta(record);
+        const m = decodeObjectMeta(readFileSync(join(objectDir(c.drive(n.index, d), BUCKET, key), 'xl.meta')));
         return `d${d}:${m.versionId.slice(0, 8)}@${new Date(m.modTime).toISOString().slice(14, 23)}/${m.size}`;
       } catch (err) {
         return `d${d}:${(err as { code?: string }).code ?? (err as Error).name}`;

@@ -13,9 +13,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeObjectMeta } from '../../src/storage/format/index.js';
-import { decodeRun } from '../../src/storage/drive/record-run.js';
 import { listFiles, objectDir } from '../helpers/drive-files.js';
-import { readRecordOnDisk } from '../helpers/drive-records.js';
 import { fillFileSystem } from '../helpers/fill-disk.js';
 import type { TestCluster } from '../cluster/helpers/cluster.js';
 import type { Rng } from './rng.js';
@@ -91,19 +89,15 @@ export async function waitAllDrivesOnline(cluster: TestCluster, drives: number, 
   }
 }
 
-/** The identity of the version a metadata file describes, or undefined when it does not decode. */
+/** The identity of the version a metadata record describes, or undefined when it does not decode. */
 function versionOf(metaFile: string): string | undefined {
-  try {
-    return versionIn(readFileSync(metaFile), join(metaFile, '..'))?.id;
-  } catch {
-    return undefined;
-  }
+  return readVersion(metaFile)?.id;
 }
 
-/** The version a record describes (its identity) and the part files it names in the key directory `dir`. */
-function versionIn(record: Buffer, dir: string): { id: string; files: string[] } | undefined {
+function readVersion(metaFile: string): { id: string; files: string[] } | undefined {
   try {
-    const m = decodeObjectMeta(record);
+    const m = decodeObjectMeta(readFileSync(metaFile));
+    const dir = join(metaFile, '..');
     const files = m.dataDir === null ? [] : m.parts.map((p) => join(dir, m.dataDir!, `part.${p.number}`));
     return { id: `${m.key}|${m.versionId}|${m.modTime}|${m.dataDir ?? 'inline'}`, files };
   } catch {
@@ -111,21 +105,23 @@ function versionIn(record: Buffer, dir: string): { id: string; files: string[] }
   }
 }
 
-/** True when the drive at `root` holds `version` of `key` (its record, wherever it is, and every part file of it). */
-function holds(root: string, bucket: string, key: string, version: string): boolean {
-  const record = readRecordOnDisk(root, bucket, key);
-  const v = record === null ? undefined : versionIn(record, objectDir(root, bucket, key));
+/** True when `metaFile` describes `version` and the drive holds every part file of it. */
+function holds(metaFile: string, version: string): boolean {
+  const v = readVersion(metaFile);
   return v !== undefined && v.id === version && v.files.every((f) => existsSync(f));
 }
 
-/** Flips one bit of `file` at `at` in place. */
-function flipBitAt(file: string, at: number, bit: number): boolean {
+/** Flips one random bit of `file` in place (the file keeps its size and inode). */
+function flipBit(file: string, rng: Rng): boolean {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r+');
+    const size = readFileSync(file).length;
+    if (size === 0) return false;
+    const at = rng.int(0, size - 1);
     const b = Buffer.alloc(1);
     readSync(fd, b, 0, 1, at);
-    b[0]! ^= 1 << bit;
+    b[0]! ^= 1 << rng.int(0, 7);
     writeSync(fd, b, 0, 1, at);
     return true;
   } catch {
@@ -148,60 +144,14 @@ export async function runFaults(target: FaultTarget, rng: Rng, stop: () => boole
   const holders = (key: string, version: string): number => {
     let n = 0;
     for (let i = 1; i <= nodes; i++) {
-      for (let d = 1; d <= drives; d++) if (holds(cluster.drive(i, d), bucket, key, version)) n++;
+      for (let d = 1; d <= drives; d++) if (holds(join(objectDir(cluster.drive(i, d), bucket, key), 'xl.meta'), version)) n++;
     }
     return n;
-  };
-
-  /**
-   * A bit flipped in a block of a drive's record store (small objects' records: storage/drive/record-store.ts). The
-   * block's CRC fails, so every record in it becomes unreadable on that drive: each must be the drive's current record
-   * of a key of the bucket whose other holders keep it readable, as for one flipped metadata file.
-   */
-  const flipStoreBlock = (node: number, drive: number): boolean => {
-    const dir = join(cluster.drive(node, drive), '.svc.sys', 'records');
-    let runs: { file: string }[];
-    try {
-      runs = (JSON.parse(readFileSync(join(dir, 'MANIFEST'), 'utf8')) as { runs: { file: string }[] }).runs;
-    } catch {
-      return false;
-    }
-    for (const run of rng.shuffle([...runs])) {
-      let buf: Buffer;
-      let entries: ReturnType<typeof decodeRun>;
-      try {
-        buf = readFileSync(join(dir, run.file));
-        entries = decodeRun(buf, run.file);
-      } catch {
-        continue;
-      }
-      const blocks = [...new Set(entries.map((e) => e.block))];
-      for (const block of rng.shuffle(blocks)) {
-        const inBlock = entries.filter((e) => e.block === block && e.value !== null);
-        if (inBlock.length === 0 || inBlock.some((e) => !e.id.startsWith(`${bucket}\0`))) continue;
-        const records = inBlock.map((e) => {
-          const key = e.id.slice(bucket.length + 1);
-          const current = readRecordOnDisk(cluster.drive(node, drive), bucket, key);
-          const version = current !== null && current.equals(e.value!) ? versionIn(current, objectDir(cluster.drive(node, drive), bucket, key))?.id : undefined;
-          return { key, version, value: e.value! };
-        });
-        if (records.some((r) => r.version === undefined || flipped.has(r.version) || holders(r.key, r.version) < target.minHolders)) continue;
-        const target0 = records[0]!;
-        const at = target0.value.byteOffset - buf.byteOffset + rng.int(0, target0.value.length - 1);
-        if (!flipBitAt(join(dir, run.file), at, rng.int(0, 7))) continue;
-        for (const r of records) flipped.add(r.version!);
-        note(`bit flip in a record-store block of ${records.map((r) => r.key).join(', ')} on node ${node} d${drive}`);
-        return true;
-      }
-    }
-    return false;
   };
 
   const bitflip = (what: 'shard' | 'meta'): boolean => {
     const node = rng.int(1, nodes);
     const drive = rng.int(1, drives);
-    // Small objects' records are in the record store, large ones' in xl.meta files: either, as the draw says.
-    if (what === 'meta' && rng.int(0, 1) === 0 && flipStoreBlock(node, drive)) return true;
     const files = listFiles(join(cluster.drive(node, drive), bucket))
       .filter((f) => (what === 'meta' ? f.endsWith('/xl.meta') : /\/part\.\d+$/.test(f)));
     for (const file of rng.shuffle(files)) {
@@ -212,8 +162,7 @@ export async function runFaults(target: FaultTarget, rng: Rng, stop: () => boole
       if (what === 'shard' && !version.endsWith(`|${file.split('/').at(-2) ?? ''}`)) continue;
       const key = version.split('|')[0]!;
       if (holders(key, version) < target.minHolders) continue;
-      const size = existsSync(file) ? readFileSync(file).length : 0;
-      if (size === 0 || !flipBitAt(file, rng.int(0, size - 1), rng.int(0, 7))) continue;
+      if (!flipBit(file, rng)) continue;
       flipped.add(version);
       note(`bit flip in ${what === 'meta' ? 'xl.meta' : 'a shard file'} of ${key} on node ${node} d${drive}`);
       return true;

@@ -1,10 +1,7 @@
 /** Finding and damaging files on a test server's drives (fault injection from outside the process). */
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { decodeObjectMeta } from '../../src/storage/format/index.js';
 import { join } from 'node:path';
-import { objectDir, readRecordOnDisk } from './drive-records.js';
-
-export { objectDir } from './drive-records.js';
 
 /** Every regular file under `dir`, recursively. */
 export function listFiles(dir: string): string[] {
@@ -29,10 +26,12 @@ export function shardFiles(drive: string, bucket: string, key: string): string[]
   return listFiles(objectDir(drive, bucket, key)).filter((f) => /\/part\.\d+$/.test(f));
 }
 
+/** The object's directory on a drive (key segments are stored as `+<segment>`, see storage/drive/object-path.ts). */
+export function objectDir(drive: string, bucket: string, key: string): string {
+  return join(drive, bucket, ...key.split('/').map((s) => `+${s}`));
+}
 
 /** Which erasure shard (1-based; 1..K are data shards) a drive holds for an object, read from its metadata record. */
 export function shardIndexOn(drive: string, bucket: string, key: string): number {
-  const record = readRecordOnDisk(drive, bucket, key);
-  if (record === null) throw new Error(`no record of ${bucket}/${key} on ${drive}`);
-  return decodeObjectMeta(record).erasure.index;
+  return decodeObjectMeta(readFileSync(join(objectDir(drive, bucket, key), 'xl.meta'))).erasure.index;
 }

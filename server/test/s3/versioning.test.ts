@@ -11,7 +11,6 @@ import { decodeObjectRecord } from '../../src/storage/format/index.js';
 import { startS3, type S3Harness } from './helpers/harness.js';
 import { rejectsWith } from './helpers/rejects.js';
 import { errorCode, signedRequest } from './helpers/raw.js';
-import { readRecordOnDisk } from '../helpers/drive-records.js';
 
 let h: S3Harness;
 before(async () => {
@@ -174,7 +173,7 @@ test('an older version survives damaged shards: bitrot is detected per version a
   let damaged = 0;
   for (const drive of h.drives) {
     const dir = join(drive, 'ver', '+rot');
-    const own = decodeObjectRecord(readRecordOnDisk(drive, 'ver', 'rot')!).versions.find((v) => v.versionId === v1.VersionId);
+    const own = decodeObjectRecord(await readFile(join(dir, 'xl.meta'))).versions.find((v) => v.versionId === v1.VersionId);
     assert.ok(own !== undefined && 'dataDir' in own && own.dataDir !== null);
     // Two of four shards (the data shards a healthy read uses) get a flipped byte: EC 2+2 still decodes.
     if (own.erasure.index > 2) continue;

@@ -51,10 +51,7 @@ export class ChangeLog {
     return `${this.#epoch}:${this.#seq}:${Date.now()}`;
   }
 
-  /**
-   * Records a change of `key` in `volume` (and of its ancestors, down to the volume itself, `${volume}/`: their deeper
-   * keys changed). Call once on disk.
-   */
+  /** Records a change of `key` in `volume` (and of its ancestors: their deeper keys changed). Call once on disk. */
   touch(volume: string, key: string): void {
     const n = ++this.#seq;
     let at = key.length;
@@ -63,8 +60,8 @@ export class ChangeLog {
       this.#changed.set(id, n);
       this.#order.push(id);
       this.#orderSeq.push(n);
-      if (at === 0) break;
-      at = Math.max(key.lastIndexOf('/', at - 1), 0);
+      at = key.lastIndexOf('/', at - 1);
+      if (at <= 0) break;
     }
     if (this.#changed.size > MAX_CHANGES) {
       // The oldest quarter goes at once (amortized: one pass per MAX_CHANGES / 4 changes).
@@ -109,14 +106,6 @@ export class ChangeLog {
     const s = this.#parse(stamp);
     if (s === null || s.seq < this.#floor || Date.now() - s.at > STAMP_MAX_AGE_MS) return false;
     return (this.#changed.get(`${volume}/${dirKey}${name}`) ?? 0) <= s.seq;
-  }
-
-  /**
-   * True when `stamp` still vouches that no key below `dirKey` ("" or ending in "/") changed: the key directory's
-   * records in the drive's record store, which no directory's stamp covers (local-listing.ts scanDir).
-   */
-  prefixUnchanged(volume: string, dirKey: string, stamp: string): boolean {
-    return this.unchanged(volume, '', dirKey.slice(0, -1), stamp);
   }
 
   #parse(stamp: string): { seq: number; at: number } | null {

@@ -12,11 +12,11 @@ import { crc32c } from '@node-rs/crc32';
  * (no header, records from offset 0 with unseeded CRCs) are still read, before the others.
  */
 
-/** A record as replayed: the key's metadata record, or null when the log's last word on the key was a drop. */
+/** A record as replayed: the key's metadata file content. */
 export interface LogRecord {
   volume: string;
   key: string;
-  meta: Uint8Array | null;
+  meta: Uint8Array;
 }
 
 const MAGIC = 0x4c435653;
@@ -112,9 +112,7 @@ function decodeFrom(buf: Buffer, start: number, seed: number): Decoded[] {
 }
 
 /**
- * What replay applies, in order: per key, its last record, or a drop (meta null) when a later record dropped the key:
- * the drive's record store may hold an older record of it that the drop's change had removed (record-store.ts). Keys
- * whose volume was dropped later are left out (the store dropped the volume durably before its log record). `logs`
+ * What replay applies, in order: per key, its last record, unless a later record dropped the key or its volume. `logs`
  * in their file names' order; reused files no longer sort by name, so the uses are ordered by their generation, after
  * the headerless logs of an earlier version (which kept the name order). One process's logs share one epoch: a
  * process replays and deletes the logs it finds before it writes any.
@@ -132,7 +130,6 @@ export function recordsToReplay(logs: readonly Buffer[]): LogRecord[] {
         last.set(id, { volume: r.volume, key: r.key, meta: r.meta });
       } else if (r.kind === KIND_DROP_KEY) {
         last.delete(id);
-        last.set(id, { volume: r.volume, key: r.key, meta: null });
       } else if (r.kind === KIND_DROP_VOLUME) {
         for (const [other, rec] of last) if (rec.volume === r.volume) last.delete(other);
       }

@@ -81,11 +81,11 @@ test('replay orders uses by generation, after headerless logs, whatever the file
   const use3 = Buffer.concat([g3.header, encodeRecord(1, 'b', 'k', Buffer.from('third'), g3.seed)]);
   const use2 = Buffer.concat([g2.header, encodeRecord(1, 'b', 'k', Buffer.from('second'), g2.seed), encodeRecord(1, 'b', 'j', Buffer.from('j'), g2.seed)]);
   const legacy = encodeRecord(1, 'b', 'j', Buffer.from('legacy'));
-  const replayed = recordsToReplay([use3, use2, legacy]).map((r) => `${r.key}=${Buffer.from(r.meta!).toString()}`);
+  const replayed = recordsToReplay([use3, use2, legacy]).map((r) => `${r.key}=${Buffer.from(r.meta).toString()}`);
   assert.deepEqual(replayed.sort(), ['j=j', 'k=third']);
 });
 
-test('replay: the last record of each key, a drop when a later record dropped the key, nothing when it dropped its volume', () => {
+test('replay: the last record of each key, unless a later record dropped the key or its volume', () => {
   const log1 = Buffer.concat([
     encodeRecord(1, 'b', 'x', Buffer.from('x1')), encodeRecord(1, 'b', 'y', Buffer.from('y1')), encodeRecord(1, 'v', 'z', Buffer.from('z1')),
   ]);
@@ -93,20 +93,19 @@ test('replay: the last record of each key, a drop when a later record dropped th
     encodeRecord(1, 'b', 'x', Buffer.from('x2')), encodeRecord(2, 'b', 'y', null), encodeRecord(3, 'v', '', null),
     encodeRecord(1, 'v', 'w', Buffer.from('w1')),
   ]);
-  const shown = recordsToReplay([log1, log2]).map((r) => `${r.volume}/${r.key}=${r.meta === null ? '(drop)' : Buffer.from(r.meta).toString()}`);
-  assert.deepEqual(shown, ['b/x=x2', 'b/y=(drop)', 'v/w=w1']);
+  assert.deepEqual(recordsToReplay([log1, log2]).map((r) => `${r.volume}/${r.key}=${Buffer.from(r.meta).toString()}`), ['b/x=x2', 'v/w=w1']);
 });
 
-test('a crash loses the record store\'s unflushed records: the next start puts them back from the log, over older ones', async (t) => {
+test('a crash that loses unsynced metadata files: the next start writes them again from the log', async (t) => {
   const { root, drive } = await fresh(t);
-  const log = commitLogFor(root, join(root, '.svc.sys'), async () => { throw new Error('not the first instance'); });
-  await drive.renameData('b', 'over', Buffer.from('meta-old'), INLINE);
-  await log.checkpoint();
   await drive.renameData('b', 'new', Buffer.from('meta-new'), INLINE);
+  await drive.renameData('b', 'over', Buffer.from('meta-old'), INLINE);
   await drive.renameData('b', 'over', Buffer.from('meta-over'), INLINE);
   assert.ok((await logNames(root)).length > 0, 'records still in a log');
-  // The copy holds what is on disk: the store's flushed run (meta-old) and the log, not the store's memory.
-  const next = await afterCrash(t, root, async () => undefined);
+  const next = await afterCrash(t, root, async (copy) => {
+    await unlink(join(copy, 'b', '+new', 'xl.meta'));
+    await writeFile(join(copy, 'b', '+over', 'xl.meta'), 'meta-old');
+  });
   assert.deepEqual(await next.readMeta('b', 'new'), Buffer.from('meta-new'));
   assert.deepEqual(await next.readMeta('b', 'over'), Buffer.from('meta-over'));
 });
@@ -132,7 +131,7 @@ test('replay never brings back a key deleted, or overwritten another way, after 
   await assert.rejects(next.readMeta('v', 'k'), FileNotFoundError);
 });
 
-test('a checkpoint flushes the store and voids the log; a later delete logs a drop that replay applies', async (t) => {
+test('a checkpoint makes the files durable and voids the log; replay then has nothing to redo', async (t) => {
   const { root, drive } = await fresh(t);
   await drive.renameData('b', 'k', Buffer.from('meta-k'), INLINE);
   const log = commitLogFor(root, join(root, '.svc.sys'), async () => { throw new Error('not the first instance'); });
@@ -142,9 +141,9 @@ test('a checkpoint flushes the store and voids the log; a later delete logs a dr
   assert.equal(log.pendingCount, 0);
   const voided = await readFile(join(root, '.svc.sys', 'log', used!));
   assert.ok(voided.length > 0 && decodeRecords(voided).length === 0, 'the log is kept, voided');
-  // Deleted after the checkpoint: the store's flushed run holds the key, so the delete logs a drop.
+  // Deleted after the checkpoint: no drop record is needed, and none is written.
   await drive.deleteObject('b', 'k');
-  assert.ok(decodeRecords(await readFile(join(root, '.svc.sys', 'log', used!))).some((r) => r.key === 'k' && r.kind === 2), 'a drop record');
+  assert.deepEqual(await readFile(join(root, '.svc.sys', 'log', used!)), voided);
   await drive.renameData('b', 'k2', Buffer.from('meta-k2'), INLINE);
   assert.deepEqual(await logNames(root), [used], 'the next commit reuses the voided log');
   const next = await afterCrash(t, root, async (copy) => {
@@ -153,6 +152,7 @@ test('a checkpoint flushes the store and voids the log; a later delete logs a dr
     const path = join(copy, '.svc.sys', 'log', name!);
     const whole = await readFile(path);
     await writeFile(path, Buffer.concat([whole, encodeRecord(1, 'b', 'torn', Buffer.from('never answered')).subarray(0, 20)]));
+    await truncate(join(copy, 'b', '+k2', 'xl.meta'), 0);
   });
   assert.deepEqual(await next.readMeta('b', 'k2'), Buffer.from('meta-k2'));
   await assert.rejects(next.readMeta('b', 'k'), FileNotFoundError);
@@ -185,7 +185,9 @@ test('a kept log whose name is gone (its drive wiped) is not reused: the next co
   const names = await logNames(root);
   assert.equal(names.length, 1, 'a new log file');
   assert.notEqual(names[0], kept);
-  const next = await afterCrash(t, root, async () => undefined);
+  const next = await afterCrash(t, root, async (copy) => {
+    await unlink(join(copy, 'b', '+k2', 'xl.meta'));
+  });
   assert.deepEqual(await next.readMeta('b', 'k2'), Buffer.from('meta-k2'));
 });
 
@@ -202,7 +204,9 @@ test('a reused log never replays its earlier use: keys deleted after the checkpo
   await drive.renameData('b', 'k5', Buffer.from(`meta-k5-${'x'.repeat(200)}`), INLINE);
   assert.deepEqual(await logNames(root), [used]);
   assert.equal((await stat(join(root, '.svc.sys', 'log', used!))).size, before, 'the earlier use\'s records are still in the file');
-  const next = await afterCrash(t, root, async () => undefined);
+  const next = await afterCrash(t, root, async (copy) => {
+    await unlink(join(copy, 'b', '+k5', 'xl.meta'));
+  });
   assert.deepEqual(await next.readMeta('b', 'k5'), Buffer.from(`meta-k5-${'x'.repeat(200)}`));
   for (const k of keys) await assert.rejects(next.readMeta('b', k), FileNotFoundError, k);
 });
@@ -264,7 +268,9 @@ test('a log write a full disk refused breaks that file only: the next commit ope
   const names = await logNames(root);
   assert.equal(names.length, 2, 'a new log after the failed write');
   assert.ok(names.includes(first!));
-  const next = await afterCrash(t, root, async () => undefined);
+  const next = await afterCrash(t, root, async (copy) => {
+    for (const k of ['before', 'after']) await unlink(join(copy, 'b', `+${k}`, 'xl.meta'));
+  });
   assert.deepEqual(await next.readMeta('b', 'before'), Buffer.from('meta-before'));
   assert.deepEqual(await next.readMeta('b', 'after'), Buffer.from('meta-after'));
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { constants, writev } from 'node:fs';
 import { syncDir } from '../../common/index.js';
 import { KIND_DROP_KEY, KIND_DROP_VOLUME, KIND_META, USE_HEADER_BYTES, encodeRecord, encodeUseHeader, recordsToReplay, type LogRecord } from './commit-log-record.js';
-import { RecordStore } from './record-store.js';
+import { syncFileSystem } from './sync-fs.js';
 
 export type { LogRecord } from './commit-log-record.js';
 
@@ -14,35 +14,33 @@ export type { LogRecord } from './commit-log-record.js';
  *
  * Before, every inline commit wrote its metadata file with O_DSYNC, on every drive: four synced files per 4 KiB PUT
  * on one device, and that kernel work bounded small PUTs at ~1,000/s here. Now the commit's metadata record is
- * appended to this log and put in the drive's record store (record-store.ts: in memory until its next flush); the
- * appends of one moment share one O_DSYNC write (group commit), and the commit answers once both are done. Every half
- * second (CHECKPOINT_MS) a checkpoint flushes the store (its recent records in a new synced run) and voids the log they
- * were in (its header overwritten; the file is then written again from its start: `checkpoint` says why). A crash
- * loses at most the store's unflushed records, which are still in a log: the next process replays those logs into the
- * store before the drive is used (`ready`), flushes it, and deletes them.
+ * appended to this log and the metadata file is written next to it without a sync; the appends of one moment share
+ * one O_DSYNC write (group commit), and the commit answers once both are done. Every half second (CHECKPOINT_MS) a
+ * checkpoint makes the written files durable with one syncfs (sync-fs.ts) and voids the log they were in (its header
+ * overwritten; the file is then written again from its start: `checkpoint` says why). A crash loses at most unsynced
+ * files whose records are still in a log: the next process replays those logs before the drive is used (`ready`), and
+ * deletes them.
  *
  * Replay must never bring back something older than what a later change left. So a key whose record is still in a
- * log (pending) or in the store gets a "dropped" record, synced, when it is changed another way (a delete, a large
- * object's commit: `drop`), and a bucket deleted a volume record (`dropVolume`); replay applies the last record of
- * each key, a drop as a removal from the store. A key stops being pending only once the log holding its record is
- * voided, synced, so a log can never be replayed after a crash with records a later change superseded.
+ * log (pending) gets a "dropped" record, synced, before anything else changes it (a delete, a large object's commit,
+ * a bucket deleted: `drop`, `dropVolume`); replay applies the last record of each key unless it is such a drop.
+ * A key stops being pending only once the log holding its record is voided, synced, so a log can never be replayed
+ * after a crash with records a later change superseded.
  */
 
 /**
- * How long records may stay in the store's memory only (and in a log). 500 ms, not 1 s: on ext4 with its journal
+ * How long written files may stay unsynced (and their records in a log). 500 ms, not 1 s: on ext4 with its journal
  * (as deployed) 4 KiB PUTs at 16 in flight went 5-7 % faster at 4-6 % less server CPU each; without the journal (this
  * machine's root file system) no difference; 4 s was 3-6 % slower (`npm run bench:ab [--no-journal]`, three pairs
  * each; docs/performance.md, twentieth session).
  */
 export const CHECKPOINT_MS = 500;
 const LOG_DIR = 'log';
-/** The drive's record store (record-store.ts), in its system area. */
-const RECORDS_DIR = 'records';
 /** Voided log files kept for reuse per drive: a checkpoint retires one file at a time (two after a failed one). */
 const KEPT_FILES = 2;
 /**
  * A voided log file larger than this is deleted, not kept: a file grows to what one use held, and a use lasts as long
- * as its checkpoint takes (a slow disk's flush, seconds), so a file that grew past ~6,000 small records (16 MiB at
+ * as its checkpoint takes (a slow disk's syncfs, seconds), so a file that grew past ~6,000 small records (16 MiB at
  * 2.5 KiB each) would keep that space taken for good.
  */
 export const KEPT_FILE_MAX_BYTES = 16 * 1024 * 1024;
@@ -183,40 +181,24 @@ export class LogFile {
   }
 }
 
-/** A directory's device and inode, or undefined when it is not there. */
-function directoryId(dir: string): Promise<string | undefined> {
-  return stat(dir).then((s) => `${s.dev}:${s.ino}`, () => undefined);
-}
-
 const logs = new Map<string, CommitLog>();
 
 /** The commit log of the drive at `root` (one per root in a process, like its change log). */
 export function commitLogFor(root: string, sysDir: string, replay: (r: LogRecord) => Promise<void>): CommitLog {
   let log = logs.get(root);
   if (log === undefined) {
-    log = new CommitLog(root, join(sysDir, LOG_DIR), join(sysDir, RECORDS_DIR), replay);
+    log = new CommitLog(root, join(sysDir, LOG_DIR), replay);
     logs.set(root, log);
   }
   return log;
 }
 
-/**
- * The record store of the drive at `root` in this process, when its commit log was opened and replayed (tests and
- * tools that look at or damage a record behind the drive's back: test/helpers/drive-records.ts).
- */
-export function recordStoreOf(root: string): RecordStore | undefined {
-  return logs.get(root)?.store;
-}
-
 export class CommitLog {
   readonly #root: string;
   readonly #dir: string;
-  readonly #storeDir: string;
   readonly #replay: (r: LogRecord) => Promise<void>;
   #ready: Promise<boolean> | undefined;
-  #store: RecordStore | undefined;
-  /** Identity of the store's directory when it was opened (see revalidate). */
-  #storeId: string | undefined;
+  #device = '';
   #gen = 0;
   /** Names this process's uses of its log files (commit-log-record.ts encodeUseHeader). */
   readonly #epoch = randomInt(2 ** 32);
@@ -230,22 +212,18 @@ export class CommitLog {
   /** Key id → generation of the newest log file holding a record of it. */
   readonly #pending = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
-  #checkpointRun: Promise<void> | undefined;
   #checkpointing = false;
 
-  constructor(root: string, dir: string, storeDir: string, replay: (r: LogRecord) => Promise<void>) {
+  constructor(root: string, dir: string, replay: (r: LogRecord) => Promise<void>) {
     this.#root = root;
     this.#dir = dir;
-    this.#storeDir = storeDir;
     this.#replay = replay;
   }
 
-  /** The drive's record store, once {@link ready} resolved (the replay writes into it). */
-  get store(): RecordStore | undefined {
-    return this.#store;
-  }
-
-  /** Replays the logs an earlier process left into the record store (once; again after a failure). Resolves true. */
+  /**
+   * Replays the logs an earlier process left (once; again after a failure) and tells whether the log can be used:
+   * false when the file system cannot be synced as a whole here (no `sync` command), and commits stay synced one by one.
+   */
   ready(): Promise<boolean> {
     this.#ready ??= this.#recover().catch((err: unknown) => {
       this.#ready = undefined;
@@ -255,17 +233,18 @@ export class CommitLog {
   }
 
   async #recover(): Promise<boolean> {
-    if (this.#store === undefined) {
-      this.#store = await RecordStore.open(this.#storeDir);
-      this.#storeId = await directoryId(this.#storeDir);
-    }
+    this.#device = String((await stat(this.#root)).dev);
     const names = await this.#logNames();
     const bufs = await Promise.all(names.map((n) => readFile(join(this.#dir, n))));
+    // The replay's writes are synced one by one (the caller's classic commit): replay does not depend on syncfs.
     for (const r of recordsToReplay(bufs)) await this.#replay(r);
-    // What the replay put in the store is on disk (a synced run) before the logs that held it go.
-    await this.#store.flush();
     for (const n of names) await unlink(join(this.#dir, n));
-    return true;
+    try {
+      await syncFileSystem(this.#root, this.#device);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   async #logNames(): Promise<string[]> {
@@ -278,8 +257,8 @@ export class CommitLog {
   }
 
   /**
-   * Commits a key's metadata `meta`: its record appended (durable once this resolves) while `apply` checks the commit
-   * and puts the record in the store. When `apply` fails, the record is dropped again (replay must not redo a commit
+   * Commits a key's metadata `meta`: its record appended (durable once this resolves) while `apply` writes the
+   * metadata file without a sync. When `apply` fails, the record is dropped again (replay must not redo a commit
    * that failed here), and the error is thrown.
    */
   async commit(volume: string, key: string, meta: Uint8Array, apply: () => Promise<void>): Promise<void> {
@@ -300,38 +279,29 @@ export class CommitLog {
   }
 
   /**
-   * Once `key` was changed another way (deleted, or committed as a metadata file): its record leaves the store, with a
-   * synced record that a replay applies as well, so that neither a logged commit nor the store's older record comes
-   * back. Nothing to do for a key neither holds. Waits for the replay of earlier logs first (a peer's call may reach a
-   * drive before its node opened it): a change made before that replay would be undone by it.
+   * Before `key` is changed another way: a synced record that replay must not bring its logged commit back. Waits for
+   * the replay of earlier logs first (a peer's call may reach a drive before its node opened it): a change made
+   * before that replay would be undone by it.
    */
   async drop(volume: string, key: string): Promise<void> {
     await this.ready();
-    const id = `${volume}\0${key}`;
-    if (!this.#pending.has(id) && this.#store?.mayHave(id) !== true) return;
-    await this.#appendDrop(KIND_DROP_KEY, volume, key, () => this.#store?.del(id));
+    if (!this.#pending.has(`${volume}\0${key}`)) return;
+    await this.#appendDrop(KIND_DROP_KEY, volume, key);
   }
 
-  /**
-   * Before a whole volume goes: its records leave the store (durably, record-store.ts dropVolume), and its pending
-   * keys' records must not come back in a replay either.
-   */
+  /** Before a whole volume goes: its pending keys' records must not come back either. */
   async dropVolume(volume: string): Promise<void> {
     await this.ready();
-    await this.#store?.dropVolume(volume);
     const prefix = `${volume}\0`;
     let any = false;
     for (const id of this.#pending.keys()) if (id.startsWith(prefix)) { any = true; break; }
     if (any) await this.#appendDrop(KIND_DROP_VOLUME, volume, '');
   }
 
-  async #appendDrop(kind: number, volume: string, key: string, apply?: () => void): Promise<void> {
+  async #appendDrop(kind: number, volume: string, key: string): Promise<void> {
     const file = await this.#acquire();
     try {
       await file.append(encodeRecord(kind, volume, key, null, file.seed));
-      // While the drop is in flight on its file: a checkpoint waits for it, so its store change is in the flushed run
-      // before the log that holds the drop is voided.
-      apply?.();
     } finally {
       file.done();
       this.#schedule();
@@ -420,7 +390,7 @@ export class CommitLog {
 
   /**
    * Makes every commit so far durable without its record: the current file's use ends (new commits start the next
-   * one), its commits finish, the store is flushed (a synced run), and the use is voided: its header overwritten, synced.
+   * one), its commits finish, the file system is synced, and the use is voided: its header overwritten, synced.
    *
    * The file is then kept and written again from its start, not deleted. An O_DSYNC append grows its file, and on ext4
    * with its journal (as deployed) every such write waited for a journal commit, which the metadata of the per-key
@@ -429,27 +399,7 @@ export class CommitLog {
    * flight, warm rounds: 11-15 % more per second with the journal, 3-4 % without, at 2-9 % less server CPU each
    * (`npm run bench:ab [--no-journal]`, three pairs each; docs/performance.md, twenty-first session).
    */
-  checkpoint(): Promise<void> {
-    if (this.#checkpointRun !== undefined) return this.#checkpointRun;
-    this.#checkpointRun = this.#checkpoint().finally(() => {
-      this.#checkpointRun = undefined;
-    });
-    return this.#checkpointRun;
-  }
-
-  /**
-   * Makes every commit so far durable without its record (a checkpoint now) and waits for the store's background work
-   * (merges): nothing more is written until the next commit. The log stays usable (Storage.close: LocalDrive.flush).
-   */
-  async quiesce(): Promise<void> {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    await this.#checkpointRun;
-    await this.checkpoint();
-    await this.#store?.idle();
-  }
-
-  async #checkpoint(): Promise<void> {
+  async checkpoint(): Promise<void> {
     if (this.#checkpointing) return;
     this.#checkpointing = true;
     try {
@@ -462,8 +412,7 @@ export class CommitLog {
       }
       if (this.#retired.length === 0) return;
       for (const f of this.#retired) await f.drain();
-      // The retired files' changes, all applied to the store by now (drained), in a synced run.
-      await this.#store?.flush();
+      await syncFileSystem(this.#root, this.#device);
       const done = this.#retired;
       for (const f of done) await f.void();
       this.#retired = [];
@@ -476,40 +425,22 @@ export class CommitLog {
     } catch {
       // Tried again a moment later; the records stay in their logs until then. A drive whose root is gone (removed
       // or unmounted) has nothing left to sync: its state is forgotten, and a remount replays what its logs hold.
-      if (!(await stat(this.#root).then(() => true, () => false))) await this.#forget();
+      if (!(await stat(this.#root).then(() => true, () => false))) {
+        // A file opened since goes too: its name went with the root, and a remount's replay must find what is written.
+        const opened = this.#currentFile;
+        this.#file = undefined;
+        this.#currentFile = undefined;
+        for (const f of [...this.#retired, ...this.#free]) await f.close().catch(() => undefined);
+        if (opened !== undefined) void opened.drain().then(() => opened.close()).catch(() => undefined);
+        this.#retired = [];
+        this.#free = [];
+        this.#pending.clear();
+        this.#ready = undefined;
+      }
     } finally {
       this.#checkpointing = false;
       if (this.#file !== undefined || this.#retired.length > 0) this.#schedule();
     }
-  }
-
-  /**
-   * After the drive was formatted or came back (LocalDrive writeFormat, cleanTemp): a store whose directory is gone or
-   * is another one than it opened (a wiped drive, an old copy moved into its place) describes a drive that is no
-   * longer there. Its state is forgotten and the next use opens what is on disk; else reads would still be answered
-   * from its memory and runs, and a heal would find nothing missing on the drive.
-   */
-  async revalidate(): Promise<void> {
-    if (this.#store === undefined) return;
-    if ((await directoryId(this.#storeDir)) !== this.#storeId) await this.#forget();
-  }
-
-  /** Forgets the drive's state (its files are gone): the next use replays and opens what is on disk then. */
-  async #forget(): Promise<void> {
-    // A file opened since goes too: its name went with the root, and a remount's replay must find what is written.
-    const opened = this.#currentFile;
-    this.#file = undefined;
-    this.#currentFile = undefined;
-    for (const f of [...this.#retired, ...this.#free]) await f.close().catch(() => undefined);
-    if (opened !== undefined) void opened.drain().then(() => opened.close()).catch(() => undefined);
-    this.#retired = [];
-    this.#free = [];
-    this.#pending.clear();
-    this.#ready = undefined;
-    const store = this.#store;
-    this.#store = undefined;
-    this.#storeId = undefined;
-    await store?.close().catch(() => undefined);
   }
 
   /** A voided file not kept: deleted (unsynced: were it back after a crash, it replays nothing). */

@@ -131,11 +131,6 @@ export interface Drive {
    * take for missing.
    */
   settled?(): Promise<void>;
-  /**
-   * Makes durable what the drive holds only in memory and waits for its background writes (a local drive's commit-log
-   * checkpoint and record-store merges), so that nothing is left running when its storage closes. Stays usable.
-   */
-  flush?(): Promise<void>;
 
   /** Reads the format file; DiskNotFoundError (no root), UnformattedDiskError (no format). */
   readFormat(): Promise<Buffer>;

@@ -6,6 +6,7 @@ export {
 } from './drive-errors.js';
 export { LocalDrive } from './local-drive.js';
 export { InlineCommits } from './inline-commits.js';
+export { stopSyncShells } from './sync-fs.js';
 export { forgetCachedMeta } from './meta-cache.js';
 export { BufferPool, readBuffers } from './buffer-pool.js';
 export { META_FILE, SYS_DIR, encodeKey, encodeSegment, isDataDirName } from './object-path.js';

@@ -1,10 +1,10 @@
 import { ioError, runIoJob } from './io-pool.js';
-import { COMMIT_CREATED, COMMIT_EXISTED, COMMIT_FILE, COMMIT_NO_VOLUME, type CommitItem } from './io-worker-source.js';
+import { COMMIT_CREATED, COMMIT_EXISTED, COMMIT_NO_VOLUME, type CommitItem } from './io-worker-source.js';
 
-/** What an inline commit's checks found (io-worker-source.ts CommitsJob). */
-export type CommitOutcome = typeof COMMIT_CREATED | typeof COMMIT_EXISTED | typeof COMMIT_FILE | typeof COMMIT_NO_VOLUME;
+/** How an inline commit's metadata file was written (io-worker-source.ts CommitsJob). */
+export type CommitOutcome = typeof COMMIT_CREATED | typeof COMMIT_EXISTED | typeof COMMIT_NO_VOLUME;
 
-/** An inline commit's checks, and the metadata file it replaces when the item asked for it (null: none). */
+/** An inline commit's outcome, and the metadata file it replaced when the item asked for it (null: none). */
 export interface CommitDone {
   outcome: CommitOutcome;
   previous: Buffer | null;
@@ -17,9 +17,9 @@ interface Queued {
 }
 
 /**
- * The checks of inline commits (LocalDrive #commitInline; the commit log makes their records durable, commit-log.ts).
- * Those asked for in one turn of the event loop go to an I/O worker as one message: fs/promises round trips per commit
- * cost the event loop more than the system calls (docs/performance.md, eleventh session).
+ * Unsynced inline commits (the commit log makes them durable, commit-log.ts). Those asked for in one turn of the
+ * event loop go to an I/O worker as one message: five fs/promises round trips per commit (mkdir, open, write, close,
+ * rename) cost the event loop more than the system calls (docs/performance.md, eleventh session).
  *
  * One queue per erasure set, shared by its local drives (LocalDrive.shareInlineCommits, open-storage.ts): a 4 KiB
  * PUT commits on every drive of its set in the same turn, and one message for them all instead of one per drive
@@ -45,7 +45,7 @@ export class InlineCommits {
       batch.forEach((q, i) => {
         const r = a.results[i]!;
         const previous = a.previous[i] ?? null;
-        if (r === COMMIT_CREATED || r === COMMIT_EXISTED || r === COMMIT_FILE || r === COMMIT_NO_VOLUME) {
+        if (r === COMMIT_CREATED || r === COMMIT_EXISTED || r === COMMIT_NO_VOLUME) {
           q.resolve({ outcome: r, previous: previous === null ? null : Buffer.from(previous.buffer, previous.byteOffset, previous.byteLength) });
         } else {
           q.reject(ioError(r, a.errnos[i]));

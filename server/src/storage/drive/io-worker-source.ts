@@ -37,9 +37,6 @@ export interface ReadJob {
    * is a directory, else DRIVE_MISSING.
    */
   guard?: { format: string; root: string };
-  /** A range of the file (a record-store block, record-run.ts): exactly `length` bytes at `offset`, else EIO. */
-  offset?: number;
-  length?: number;
 }
 
 /** Several {@link ReadJob}s in one message (io-pool.ts batches the reads asked for in one turn of the event loop). */
@@ -56,9 +53,8 @@ export interface ReadsAnswer {
 }
 
 /**
- * The checks of inline commits on one drive (LocalDrive #commitInline; their records go to the drive's record store,
- * record-store.ts): per item, the bucket's directory is there (a deleted bucket or a wiped drive refuses the commit),
- * whether the key has a directory (data directories of earlier versions), and its metadata file when asked.
+ * Inline commits of one drive (LocalDrive, with the commit log: commit-log.ts): per item, `dir` created (mkdir -p),
+ * `data` written to `tmp` and renamed over `dst`, with no sync (the log's record makes the commit durable).
  */
 export interface CommitsJob {
   op: 'commits';
@@ -69,16 +65,14 @@ export interface CommitItem {
   /** The bucket's directory: a commit must not create it (the bucket was deleted: COMMIT_NO_VOLUME). */
   volDir: string;
   dir: string;
-  /** The key's metadata file. */
+  tmp: string;
   dst: string;
-  /** Read `dst`, for CommitsAnswer.previous (RenameDataOptions.returnPrevious). */
+  data: Uint8Array;
+  /** Read `dst` before it is replaced, for CommitsAnswer.previous (RenameDataOptions.returnPrevious). */
   previous?: boolean;
 }
 
-/**
- * Per item of a {@link CommitsJob}: COMMIT_CREATED (the key has no directory), COMMIT_EXISTED (a directory, no metadata
- * file), COMMIT_FILE, COMMIT_NO_VOLUME, or an error code.
- */
+/** Per item of a {@link CommitsJob}: COMMIT_CREATED (the key's directory is new), COMMIT_EXISTED, COMMIT_NO_VOLUME, or an error code. */
 export interface CommitsAnswer {
   results: string[];
   errnos: (number | null)[];
@@ -89,8 +83,6 @@ export interface CommitsAnswer {
 export const COMMIT_CREATED = 'CREATED';
 export const COMMIT_EXISTED = 'EXISTED';
 export const COMMIT_NO_VOLUME = 'NO_VOLUME';
-/** The key has a metadata file too (written before the store held small objects' records, or by a large object). */
-export const COMMIT_FILE = 'FILE';
 
 /** Error codes of a {@link ReadJob} whose file and drive format are absent. */
 export const DRIVE_UNFORMATTED = 'DRIVE_UNFORMATTED';
@@ -210,20 +202,7 @@ function driveState(guard) {
   if (fs.existsSync(guard.format)) return null;
   try { return fs.statSync(guard.root).isDirectory() ? '${DRIVE_UNFORMATTED}' : '${DRIVE_MISSING}'; } catch { return '${DRIVE_MISSING}'; }
 }
-function readRange(job) {
-  const data = new Uint8Array(job.length);
-  const fd = fs.openSync(job.path, 'r');
-  try {
-    for (let got = 0; got < job.length;) {
-      const n = fs.readSync(fd, data, got, job.length - got, job.offset + got);
-      if (n === 0) throw Object.assign(new Error('EIO: file ends before the range'), { code: 'EIO' });
-      got += n;
-    }
-  } finally { fs.closeSync(fd); }
-  return data;
-}
 function read(job) {
-  if (job.offset !== undefined) return readRange(job);
   let len;
   try { len = readWhole(job.path); } catch (e) {
     const state = job.guard && (e.code === 'ENOENT' || e.code === 'ENOTDIR') ? driveState(job.guard) : null;
@@ -241,22 +220,24 @@ function reads(job) {
   }
   return { data, errors, errnos };
 }
-function readPrevious(it, previous, i) {
-  try {
-    const len = readWhole(it.dst);
-    // Its own memory (transferred with the answer), not a view of the scratch buffer.
-    previous[i] = new Uint8Array(len);
-    previous[i].set(scratch.subarray(0, len));
-    return true;
-  } catch (e) { if (e.code !== 'ENOENT' && e.code !== 'ENOTDIR') throw e; return false; }
-}
 function commit(it, previous, i) {
-  try {
-    if (!fs.statSync(it.volDir).isDirectory()) return '${COMMIT_NO_VOLUME}';
-  } catch (e) { if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return '${COMMIT_NO_VOLUME}'; throw e; }
-  if (!fs.existsSync(it.dir)) return '${COMMIT_CREATED}';
-  const found = it.previous ? readPrevious(it, previous, i) : fs.existsSync(it.dst);
-  return found ? '${COMMIT_FILE}' : '${COMMIT_EXISTED}';
+  const created = fs.mkdirSync(it.dir, { recursive: true });
+  if (created !== undefined && created.length <= it.volDir.length) {
+    fs.rmSync(created, { recursive: true, force: true });
+    return '${COMMIT_NO_VOLUME}';
+  }
+  // A new key's directory holds no record: nothing to read.
+  if (it.previous && created === undefined) {
+    try {
+      const len = readWhole(it.dst);
+      // Its own memory (transferred with the answer), not a view of the scratch buffer.
+      previous[i] = new Uint8Array(len);
+      previous[i].set(scratch.subarray(0, len));
+    } catch (e) { if (e.code !== 'ENOENT') throw e; }
+  }
+  fs.writeFileSync(it.tmp, it.data);
+  try { fs.renameSync(it.tmp, it.dst); } catch (e) { try { fs.unlinkSync(it.tmp); } catch {} throw e; }
+  return created === undefined ? '${COMMIT_EXISTED}' : '${COMMIT_CREATED}';
 }
 function commits(job) {
   const results = [], errnos = [], previous = job.items.map(() => null);

@@ -5,17 +5,16 @@ import { basename, dirname, join } from 'node:path';
 import type { ChildState, DirScan, DiskInfo, Drive, ReadMetaOptions, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive.js';
 import { metaCache, nextTurn } from './meta-cache.js';
 import { commitLogFor, type CommitLog, type LogRecord } from './commit-log.js';
-import { recordId, type RecordStore } from './record-store.js';
 import { newNameDirs, syncDirs } from './dir-sync.js';
 import { openShardWriter } from './direct-shard-writer.js';
 import { InlineCommits } from './inline-commits.js';
 import { DriveLayout, FORMAT_FILE, SYS_AREAS, TRASH_DIR, errno } from './drive-layout.js';
 import { ioPoolSaturated, runIoJob, warmIoPool } from './io-pool.js';
-import { COMMIT_CREATED, COMMIT_FILE, COMMIT_NO_VOLUME, DRIVE_MISSING, DRIVE_UNFORMATTED } from './io-worker-source.js';
+import { COMMIT_EXISTED, COMMIT_NO_VOLUME, DRIVE_MISSING, DRIVE_UNFORMATTED } from './io-worker-source.js';
 import { LocalShardReader, readSmallFile } from './local-shard-io.js';
 import { listDir, readChildren, scanDir } from './local-listing.js';
 import {
-  DiskNotFoundError, FileCorruptError, FileNotFoundError, UnformattedDiskError, VolumeExistsError, VolumeNotFoundError,
+  DiskNotFoundError, FileNotFoundError, UnformattedDiskError, VolumeExistsError, VolumeNotFoundError,
 } from './drive-errors.js';
 import {
   META_FILE, SEGMENT_NAME_FILE, SYS_DIR, VOLUME_META_FILE, assertDataDir, assertSysPath, assertVolumeName, isDataDirName,
@@ -52,10 +51,6 @@ export class LocalDrive implements Drive {
     return this.#log.ready().then(() => undefined, () => undefined);
   }
 
-  async flush(): Promise<void> {
-    await this.#log.quiesce();
-  }
-
   async readFormat(): Promise<Buffer> {
     try {
       return await readFile(join(this.#l.sys, FORMAT_FILE));
@@ -74,8 +69,6 @@ export class LocalDrive implements Drive {
     }
     try {
       for (const area of SYS_AREAS) await mkdir(join(this.#l.sys, area), { recursive: true });
-      // A drive formatted again after it was wiped: the record store it had is gone with it (commit-log.ts).
-      await this.#log.revalidate();
       await this.#atomicWrite(join(this.#l.sys, FORMAT_FILE), data);
       // A format lost in a power cut would make the drive look blank (dir-sync.ts).
       await syncDirs([this.#l.root, this.#l.sys, ...SYS_AREAS.map((a) => join(this.#l.sys, a))]);
@@ -103,8 +96,6 @@ export class LocalDrive implements Drive {
     if ((await this.#l.rootState()) === 'ok') {
       for (const area of SYS_AREAS) await mkdir(join(this.#l.sys, area), { recursive: true });
       try {
-        // A drive back online may be another directory than the one its store was opened on (commit-log.ts).
-        await this.#log.revalidate();
         await this.#log.ready();
       } catch (err) {
         throw await this.#l.mapError(err, 'commit log');
@@ -322,30 +313,14 @@ export class LocalDrive implements Drive {
     try {
       // Inline objects (no data directory to move in, no hashed segment names) commit through the log.
       const logged = src === null && named.length === 0 && await this.#log.ready();
+      if (!logged) await this.#log.drop(volume, key);
       // A concurrent delete may prune the fresh directory before the rename: retry once.
       for (let attempt = 0; ; attempt++) {
         try {
           if (logged) {
-            let file = false;
-            await this.#log.commit(volume, key, meta, async () => {
-              const done = await this.#commitInline(volume, key, volDir, dir, meta, opts);
-              previous = done.previous;
-              file = done.file;
-            });
-            // The store's record is durable now (in the log): a metadata file it replaced goes, so that nothing reads it
-            // again once the record leaves the store (a delete removes both, the file first: deleteObject).
-            if (file) {
-              await unlink(`${dir}/${META_FILE}`).catch((err: unknown) => {
-                if (errno(err) !== 'ENOENT') throw err;
-              });
-            }
+            await this.#log.commit(volume, key, meta, async () => { previous = await this.#commitInline(volDir, dir, meta, opts); });
           } else {
-            const inStore = await this.#storeGet(volume, key, opts.returnPrevious === true);
-            const file = await this.#commit(volDir, dir, named, src, meta, opts);
-            previous = inStore ?? file;
-            // Only now, with the metadata file in place: a read in between finds the store's record, never neither
-            // (replay of a logged commit would put an older record back in the store, where it wins: dropped too).
-            await this.#log.drop(volume, key);
+            previous = await this.#commit(volDir, dir, named, src, meta, opts);
           }
           break;
         } catch (err) {
@@ -426,63 +401,32 @@ export class LocalDrive implements Drive {
   }
 
   /**
-   * An inline commit: its record goes to the drive's record store (record-store.ts), made durable by its record in the
-   * log, with no file, no directory and no inode of its own (issue 9: the per-key metadata files were ~39 % of a 4 KiB
-   * PUT's CPU; docs/performance.md, twenty-second session). The I/O worker checks, in one message for the set's
-   * drives, that the bucket is there (a wiped drive or a deleted bucket refuses the commit) and whether the key has a
-   * directory (data directories of earlier versions) or a metadata file (`file`: the caller removes it once the record
-   * is durable; until then the store's record wins over it). Resolves with the record it replaced when asked
-   * (RenameDataOptions.returnPrevious).
+   * An inline commit's metadata file, written without a sync: its record in the log makes it durable. Resolves with
+   * the file it replaced when asked (RenameDataOptions.returnPrevious).
    */
-  async #commitInline(
-    volume: string, key: string, volDir: string, dir: string, meta: Uint8Array, opts: RenameDataOptions,
-  ): Promise<{ previous: Buffer | null; file: boolean }> {
+  async #commitInline(volDir: string, dir: string, meta: Uint8Array, opts: RenameDataOptions): Promise<Buffer | null> {
     const previous = opts.returnPrevious === true;
-    // Plain concatenation: `dir` is normalized (drive-layout.ts), and join's normalizing scan showed in the 4 KiB PUT's
-    // profile (~1 % of the event loop, issue 9).
-    const [inStore, done] = await Promise.all([
-      this.#storeGet(volume, key, previous),
-      this.#inline.run({ volDir, dir, dst: `${dir}/${META_FILE}`, previous }),
-    ]);
+    // Plain concatenations: `tmp` and `dir` are normalized (drive-layout.ts), and join's normalizing scan showed in the
+    // 4 KiB PUT's profile (~1 % of the event loop, issue 9).
+    const done = await this.#inline.run({ volDir, dir, tmp: `${this.#l.tmp}/${randomUUID()}.part`, dst: `${dir}/${META_FILE}`, data: meta, previous });
     if (done.outcome === COMMIT_NO_VOLUME) throw await this.#volumeMissing(volDir);
-    this.#log.store!.put(recordId(volume, key), meta);
-    if (done.outcome !== COMMIT_CREATED && !previous) await this.#dropStaleDataDirs(dir, opts);
-    return { previous: inStore ?? done.previous, file: done.outcome === COMMIT_FILE };
+    if (done.outcome === COMMIT_EXISTED && !previous) await this.#dropStaleDataDirs(dir, opts);
+    return done.previous;
   }
 
   /**
-   * The key's record in the store when `wanted`, else null. A damaged run (a read that fails its check) answers null
-   * here: the commit replaces the record anyway, and refusing it would leave the drive unable to heal the key.
-   */
-  async #storeGet(volume: string, key: string, wanted: boolean): Promise<Buffer | null> {
-    if (!wanted) return null;
-    const store = await this.#records();
-    return store.get(recordId(volume, key)).catch(() => null);
-  }
-
-  /** The drive's record store, once its commit logs are replayed into it (commit-log.ts). */
-  async #records(): Promise<RecordStore> {
-    const store = this.#log.store;
-    if (store !== undefined) return store;
-    await this.#log.ready();
-    return this.#log.store!;
-  }
-
-  /**
-   * A commit a crash may have lost, from a log an earlier process left (commit-log.ts): back in the store (or out of
-   * it, for a drop), unless its bucket is gone. Data directories an overwrite left behind stay (never deleted on a
-   * log's word).
+   * A commit a crash may have lost, from a log an earlier process left (commit-log.ts): written again, synced, unless
+   * its bucket is gone. Data directories an overwrite left behind stay (never deleted on a log's word).
    */
   async #replay(r: LogRecord): Promise<void> {
-    const store = this.#log.store!;
-    const id = recordId(r.volume, r.key);
-    if (r.meta === null) {
-      store.del(id);
-    } else {
-      const volDir = this.#l.volumeDir(r.volume);
-      if (!(await stat(volDir).then((s) => s.isDirectory(), () => false))) return;
-      store.put(id, r.meta);
-    }
+    const volDir = this.#l.volumeDir(r.volume);
+    if (!(await stat(volDir).then((s) => s.isDirectory(), () => false))) return;
+    const { dir, named } = this.#l.objectDir(r.volume, r.key);
+    const created = await mkdir(dir, { recursive: true });
+    for (const n of named) await this.#atomicWrite(join(n.dir, SEGMENT_NAME_FILE), Buffer.from(n.original, 'utf8'));
+    await this.#atomicWrite(join(dir, META_FILE), r.meta);
+    // The log that held the record is deleted next: what it redid must not depend on a later write-back.
+    await syncDirs([...newNameDirs(dir, created), ...named.map((n) => n.dir)]);
     this.#l.changes.touch(r.volume, r.key);
   }
 
@@ -514,41 +458,6 @@ export class LocalDrive implements Drive {
   }
 
   async #readMeta(volume: string, key: string): Promise<Buffer> {
-    // The store's record wins over a metadata file of the same key (#commitInline).
-    let store: RecordStore;
-    try {
-      store = await this.#records();
-    } catch (err) {
-      throw await this.#l.mapError(err, key);
-    }
-    const id = recordId(volume, key);
-    const recent = store.peek(id);
-    if (recent !== null && recent !== undefined) {
-      // A copy (callers own what they are given; the store's table keeps its own), answered with the turn's other
-      // answers from memory (meta-cache.ts nextTurn says why).
-      const bytes = Buffer.from(recent);
-      await nextTurn();
-      return bytes;
-    }
-    // A damaged run block that may hold the key: the key's record on this drive is unreadable (healed like a damaged
-    // metadata file), never taken for absent, which would bring a metadata file it had replaced back.
-    const held = recent === undefined && store.mayHave(id) ? await store.get(id).catch(() => {
-      throw new FileCorruptError(this.endpoint, key);
-    }) : null;
-    if (held !== null) return held;
-    try {
-      return await this.#readMetaFile(volume, key);
-    } catch (err) {
-      // The record may have moved into the store (a metadata-only rewrite of an object that had data) between the
-      // lookup above and the file's read: its record goes in before its file goes (renameData), so it is there now.
-      if (!(err instanceof FileNotFoundError)) throw err;
-      const moved = store.peek(id) ?? (store.mayHave(id) ? await store.get(id).catch(() => null) : null);
-      if (moved === null || moved === undefined) throw err;
-      return Buffer.from(moved);
-    }
-  }
-
-  async #readMetaFile(volume: string, key: string): Promise<Buffer> {
     const path = `${this.#l.objectDir(volume, key).dir}/${META_FILE}`;
     if (ioPoolSaturated()) {
       // Workers backed up (cold reads, many drives): libuv's threads keep the reads parallel (io-pool.ts).
@@ -589,14 +498,12 @@ export class LocalDrive implements Drive {
     const volDir = this.#l.volumeDir(volume);
     const { dir } = this.#l.objectDir(volume, key);
     try {
-      // The file before the store's record: a read in between finds the store's record (which wins over the file), never
-      // a metadata file the store's record had replaced (#commitInline).
+      await this.#log.drop(volume, key);
       await unlink(join(dir, META_FILE)).catch((err: unknown) => {
         if (errno(err) !== 'ENOENT' && errno(err) !== 'ENOTDIR') throw err;
       });
       const names = await readdir(dir).catch(() => [] as string[]);
       await Promise.all(names.filter(isDataDirName).map((n) => rm(join(dir, n), { recursive: true, force: true })));
-      await this.#log.drop(volume, key);
       const changed = await this.#pruneEmpty(dir, volDir);
       // Deleted for good before the answer: a power cut must not bring the object back (dir-sync.ts).
       if (changed !== null) await syncDirs([changed]);
@@ -628,24 +535,15 @@ export class LocalDrive implements Drive {
     return cur;
   }
 
-  async listDir(volume: string, dirKey: string): Promise<string[]> {
-    return listDir(this.#l, await this.#listingStore(dirKey), volume, dirKey);
+  listDir(volume: string, dirKey: string): Promise<string[]> {
+    return listDir(this.#l, volume, dirKey);
   }
 
-  async scanDir(volume: string, dirKey: string, knownStamp: string | null): Promise<DirScan> {
-    return scanDir(this.#l, await this.#listingStore(dirKey), volume, dirKey, knownStamp);
+  scanDir(volume: string, dirKey: string, knownStamp: string | null): Promise<DirScan> {
+    return scanDir(this.#l, volume, dirKey, knownStamp);
   }
 
-  async readChildren(volume: string, dirKey: string, names: readonly string[], withMeta: boolean, known: readonly (string | null)[] | null = null): Promise<ChildState[]> {
-    return readChildren(this.#l, await this.#listingStore(dirKey), volume, dirKey, names, withMeta, known);
-  }
-
-  /** The record store for a listing call; a drive whose store cannot be opened answers with its own error. */
-  async #listingStore(dirKey: string): Promise<RecordStore> {
-    try {
-      return await this.#records();
-    } catch (err) {
-      throw await this.#l.mapError(err, dirKey);
-    }
+  readChildren(volume: string, dirKey: string, names: readonly string[], withMeta: boolean, known: readonly (string | null)[] | null = null): Promise<ChildState[]> {
+    return readChildren(this.#l, volume, dirKey, names, withMeta, known);
   }
 }

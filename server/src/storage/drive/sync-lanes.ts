@@ -1,7 +1,7 @@
 /**
  * Sync calls that share runs. A call for a key joins a run that has not started yet (it will cover the caller's
  * writes), never one already running (it may have started before them): N callers of one moment cost two runs at
- * most, not N. Used for fsync per directory (dir-sync.ts).
+ * most, not N. Used for syncfs per device (sync-fs.ts) and fsync per directory (dir-sync.ts).
  */
 interface Lane {
   tail: Promise<void>;

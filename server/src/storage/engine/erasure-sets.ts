@@ -346,7 +346,5 @@ export class ErasureSets implements ObjectLayer {
   async close(): Promise<void> {
     this.#checker?.stop();
     await this.#heals.close();
-    // Local drives' records still only in memory go to disk, and their background writes end (Drive.flush).
-    await Promise.all(this.sets.flatMap((s) => s.drives.map((d) => d.drive.flush?.().catch(() => undefined))));
   }
 }

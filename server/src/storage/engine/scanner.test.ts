@@ -12,7 +12,6 @@ import type { Drive } from '../drive/index.js';
 import { sampledIn } from './scanner.js';
 import { InvalidStorageConfigError } from './storage-errors.js';
 import { NO_META, collect, get, pattern, put, testCluster } from './testing.js';
-import { hasRecord, mustReadRecord, readRecord, removeRecord } from '../../../test/helpers/drive-records.js';
 
 /** Keys of several shapes: inline (< 128 KiB), one block, several blocks, nested. */
 const OBJECTS: [string, number][] = [
@@ -30,30 +29,20 @@ async function seed(st: Storage): Promise<Map<string, Buffer>> {
   return objects;
 }
 
-/**
- * Every file under `root/bkt` but metadata files, by relative path, and the metadata record of each of `keys` the
- * drive holds, as `record of <key>`: wherever it holds it (small objects' records and those a metadata-only rewrite
- * left are in its record store, others in metadata files; a heal that rebuilds a data directory writes the record as
- * a file again), byte for byte.
- */
-async function snapshot(root: string, keys: Iterable<string>): Promise<Map<string, Buffer>> {
+/** Every file under `root/bkt`, by relative path. */
+async function snapshot(root: string): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
   const base = join(root, 'bkt');
   for (const e of await readdir(base, { recursive: true, withFileTypes: true })) {
-    if (!e.isFile() || e.name === 'xl.meta') continue;
+    if (!e.isFile()) continue;
     const p = join(e.parentPath, e.name);
     out.set(p.slice(base.length), await readFile(p));
-  }
-  for (const key of keys) {
-    const record = await readRecord(root, 'bkt', key);
-    if (record !== null) out.set(`record of ${key}`, record);
   }
   return out;
 }
 
-async function snapshots(roots: string[], keys: Iterable<string>): Promise<Map<string, Buffer>[]> {
-  const list = [...keys];
-  return Promise.all(roots.map((r) => snapshot(r, list)));
+async function snapshots(roots: string[]): Promise<Map<string, Buffer>[]> {
+  return Promise.all(roots.map((r) => snapshot(r)));
 }
 
 function assertSameFiles(actual: Map<string, Buffer>[], expected: Map<string, Buffer>[]): void {
@@ -84,19 +73,16 @@ test('one cycle finds objects missing from a drive and a missing shard file; the
   const st = await c.open({ scanner: false });
   const objects = await seed(st);
   const roots = c.sets[0]!;
-  const before = await snapshots(roots, objects.keys());
-  assert.ok(before.every((files) => files.has('record of small')), 'every drive holds the record of small');
+  const before = await snapshots(roots);
   // Drive 0 loses two whole objects (one of them nested), drive 1 the shard file of a third.
-  await removeRecord(roots[0]!, 'bkt', 'small');
+  await rm(objectDir(roots[0]!, 'small'), { recursive: true });
   await rm(objectDir(roots[0]!, 'dir/sub/nested'), { recursive: true });
   await rm(await partFile(roots[1]!, 'big'));
-  assert.equal(await hasRecord(roots[0]!, 'bkt', 'small'), false);
-  assert.equal(await hasRecord(roots[0]!, 'bkt', 'dir/sub/nested'), false);
 
   const res = await st.runScanCycle({ sampleEvery: 1 });
   assert.deepEqual(res, { cycle: 1, setsScanned: 1, objectsScanned: OBJECTS.length, healsQueued: 3, errors: 0, completed: true });
   await st.drainHeals();
-  assertSameFiles(await snapshots(roots, objects.keys()), before);
+  assertSameFiles(await snapshots(roots), before);
   await assertIntact(st, objects);
 
   const s = st.healStatus();
@@ -132,7 +118,7 @@ test('a flipped byte in a shard file is invisible to the normal check and found 
   const st = await c.open({ scanner: false });
   const objects = await seed(st);
   const roots = c.sets[0]!;
-  const before = await snapshots(roots, objects.keys());
+  const before = await snapshots(roots);
   const file = await partFile(roots[2]!, 'big');
   const bad = Buffer.from(await readFile(file));
   bad[bad.length - 3] = bad[bad.length - 3]! ^ 0x5a;
@@ -145,7 +131,7 @@ test('a flipped byte in a shard file is invisible to the normal check and found 
   const deep = await st.runScanCycle({ sampleEvery: 1, deep: true });
   assert.equal(deep.healsQueued, OBJECTS.length, 'deep mode verifies every sampled object');
   await st.drainHeals();
-  assertSameFiles(await snapshots(roots, objects.keys()), before);
+  assertSameFiles(await snapshots(roots), before);
   const s = st.healStatus();
   assert.equal(s.scanner.objectsHealed, 1);
   assert.equal(s.queue.healedObjects, 1);
@@ -165,10 +151,8 @@ test('with sampleEvery 4, four consecutive cycles check each object exactly once
     objects.set(`k${i}`, data);
   }
   const roots = c.sets[0]!;
-  const before = await snapshots(roots, objects.keys());
-  assert.ok(before.every((files) => [...objects.keys()].every((key) => files.has(`record of ${key}`))), 'every drive holds every record');
-  for (const key of objects.keys()) await removeRecord(roots[3]!, 'bkt', key);
-  for (const key of objects.keys()) assert.equal(await hasRecord(roots[3]!, 'bkt', key), false);
+  const before = await snapshots(roots);
+  for (const key of objects.keys()) await rm(objectDir(roots[3]!, key), { recursive: true });
   let scanned = 0;
   for (let cycle = 1; cycle <= 4; cycle++) {
     const res = await st.runScanCycle();
@@ -178,7 +162,7 @@ test('with sampleEvery 4, four consecutive cycles check each object exactly once
   }
   assert.equal(scanned, objects.size);
   assert.equal(st.healStatus().scanner.objectsHealed, objects.size);
-  assertSameFiles(await snapshots(roots, objects.keys()), before);
+  assertSameFiles(await snapshots(roots), before);
 });
 
 test('a noncurrent version\'s shard directory missing on one drive is found and rebuilt (every version is checked)', async (t) => {
@@ -194,10 +178,9 @@ test('a noncurrent version\'s shard directory missing on one drive is found and 
   }
   await st.deleteObject('bkt', 'v', { versioning: 'enabled' });
   const roots = c.sets[0]!;
-  const before = await snapshots(roots, ['v']);
-  assert.ok(before.every((files) => files.has('record of v')), 'every drive holds the record of v');
+  const before = await snapshots(roots);
   const dir = objectDir(roots[0]!, 'v');
-  const record = decodeObjectRecord(await mustReadRecord(roots[0]!, 'bkt', 'v'));
+  const record = decodeObjectRecord(await readFile(join(dir, 'xl.meta')));
   assert.equal(record.versions.length, 3, 'a delete marker over two versions');
   const oldest = record.versions[2]!;
   assert.ok(!isDeleteMarker(oldest) && oldest.dataDir !== null);
@@ -205,7 +188,7 @@ test('a noncurrent version\'s shard directory missing on one drive is found and 
   const res = await st.runScanCycle({ sampleEvery: 1 });
   assert.equal(res.healsQueued, 1);
   await st.drainHeals();
-  assertSameFiles(await snapshots(roots, ['v']), before);
+  assertSameFiles(await snapshots(roots), before);
   for (const [versionId, data] of versions) {
     assert.ok((await collect((await st.openObject('bkt', 'v', { versionId })).read())).equals(data), `version ${versionId} intact`);
   }
@@ -230,14 +213,12 @@ test('a record left on too few drives by a failed write is removed by the heal t
   await put(st, 'bkt', 'ghost', pattern(300 * 1024));
   const roots = c.sets[0]!;
   for (const r of roots.slice(1)) await rm(objectDir(r, 'ghost'), { recursive: true });
-  for (const [i, r] of roots.entries()) assert.equal(await hasRecord(r, 'bkt', 'ghost'), i === 0);
   const res = await st.runScanCycle({ sampleEvery: 1 });
   assert.equal(res.objectsScanned, 2);
   assert.equal(res.healsQueued, 1);
   await st.drainHeals();
   await assert.rejects(access(objectDir(roots[0]!, 'ghost')), { code: 'ENOENT' });
-  assert.equal(await hasRecord(roots[0]!, 'bkt', 'ghost'), false);
-  assert.ok(await hasRecord(roots[0]!, 'bkt', 'keep'));
+  await access(join(objectDir(roots[0]!, 'keep'), 'xl.meta'));
   assert.equal(st.healStatus().scanner.healFailures, 0);
 });
 
@@ -247,14 +228,13 @@ test('the background loop runs cycles on its own, heals, and stops on close', as
   const st = await c.open({ scanner: { intervalMs: 1, sampleEvery: 1, pauseMs: 0 } });
   const objects = await seed(st);
   const roots = c.sets[0]!;
-  const before = await snapshots(roots, objects.keys());
+  const before = await snapshots(roots);
   await rm(objectDir(roots[1]!, 'mid'), { recursive: true });
-  assert.equal(await hasRecord(roots[1]!, 'bkt', 'mid'), false);
   // Two more completed cycles guarantee that one cycle started after the damage.
   const target = st.healStatus().scanner.cyclesCompleted + 2;
   while (st.healStatus().scanner.cyclesCompleted < target) await sleep(5);
   await st.drainHeals();
-  assertSameFiles(await snapshots(roots, objects.keys()), before);
+  assertSameFiles(await snapshots(roots), before);
   await assertIntact(st, objects);
   const s = st.healStatus().scanner;
   assert.equal(s.enabled, true);
@@ -289,9 +269,7 @@ test('a node scans only the sets whose first online drive it holds, unless asked
   for (let i = 0; i < 20; i++) await put(st, 'bkt', `k${i}`, pattern(100, i));
   const own = await st.runScanCycle({ sampleEvery: 1 });
   assert.equal(own.setsScanned, 1);
-  let inSet1 = 0;
-  for (let i = 0; i < 20; i++) if (await hasRecord(c.sets[1]![1]!, 'bkt', `k${i}`)) inSet1++;
-  assert.ok(inSet1 > 0 && inSet1 < 20, 'keys in both sets');
+  const inSet1 = (await readdir(join(c.sets[1]![1]!, 'bkt'))).filter((n) => n.startsWith('+')).length;
   assert.equal(own.objectsScanned, inSet1, 'only the keys of set 1');
   const all = await st.runScanCycle({ sampleEvery: 1, allSets: true });
   assert.equal(all.setsScanned, 2);
