@@ -30,11 +30,16 @@ function erasureOf(drives: number): string {
   return `EC:${drives <= 3 ? 1 : drives <= 5 ? 2 : drives <= 7 ? 3 : 4}`;
 }
 
+/** Node options from BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"), after --trace-gc (gc-count.ts). */
+function benchNodeArgs(): string[] {
+  return ['--trace-gc', ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '')];
+}
+
 /** One svc process on `drives` temp drives. */
 export async function singleNode(drives: number): Promise<Target> {
   // The built server (bin/svc.js), as users run it: RSS without the tsx loader. BENCH_NODE_ARGS adds node options,
   // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see what limits a scenario.
-  const nodeArgs = ['--trace-gc', ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '')];
+  const nodeArgs = benchNodeArgs();
   // BENCH_DIR puts the drives on a chosen file system (default: the temp directory); see fs-commit.ts for why it matters.
   const dir = process.env.BENCH_DIR === undefined ? undefined : mkdtempSync(join(process.env.BENCH_DIR, 'svc-bench-'));
   const svc = await startSvc({ drives, dir, built: true, nodeArgs, env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '64' } });
@@ -46,9 +51,13 @@ export async function singleNode(drives: number): Promise<Target> {
   };
 }
 
-/** 4 nodes × 4 drives on 127.0.0.1–4 (one set of 16, EC:4), each in its own mount namespace (needs root). */
+/**
+ * 4 nodes × 4 drives on 127.0.0.1–4 (one set of 16, EC:4), each in its own mount namespace (needs root). BENCH_NODE_ARGS
+ * reach every node, as for one node: a profile per node is what says which node's work bounds a figure (issue 9 point
+ * 5); the nodes are stopped with SIGTERM first, so that `--cpu-prof` writes its files on the way out.
+ */
 export async function fourNodes(): Promise<Target> {
-  const c = await startCluster({ nodes: 4, drivesPerNode: 4, built: true, nodeArgs: ['--trace-gc'], env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '64' } });
+  const c = await startCluster({ nodes: 4, drivesPerNode: 4, built: true, nodeArgs: benchNodeArgs(), env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '64' } });
   const urls = c.nodes.map((n) => n.url);
   // Storage opens after the peers and the format quorum are reached: wait until every node is ready.
   for (const url of urls) {
@@ -62,7 +71,16 @@ export async function fourNodes(): Promise<Target> {
     pids: () => c.nodes.map((n) => n.current?.proc.pid ?? 0).filter((p) => p > 0), memory: 'max',
     output: () => c.nodes.map((n) => n.output()),
     layout: { target: 'svc', nodes: 4, drivesPerNode: 4, drives: 16, erasure: 'EC:4 (one set of 16)' },
-    stop: () => c.destroy(),
+    async stop() {
+      await Promise.all(c.nodes.map(async (n) => {
+        const p = n.current;
+        if (p === undefined || p.proc.exitCode !== null || p.proc.signalCode !== null) return;
+        p.proc.kill('SIGTERM');
+        // A node that does not stop in time is killed by destroy() below.
+        await Promise.race([p.exited, new Promise((r) => setTimeout(r, 15_000).unref())]);
+      }));
+      await c.destroy();
+    },
   };
 }
 
