@@ -1,5 +1,5 @@
 /**
- * `npm run bench:index [-- --dir DIR] [--writers N] [--seconds S] [--sync FULL|NORMAL] [--store sqlite|files]`: what a
+ * `npm run bench:index [-- --dir DIR] [--writers N] [--seconds S] [--sync FULL|NORMAL] [--store sqlite|files|runs|log]`: what a
  * synced key index per drive would cost the 4 KiB PUT (issue 9, point 2), measured as the thirteenth session measured
  * LMDB and LevelDB (docs/performance.md): four SQLite databases (one per drive of a 4-drive set) in WAL mode, `synchronous=FULL`
  * (each commit fsyncs the log), each in its own worker thread; N writers each put a 2,433-byte record (a 2+2
@@ -9,7 +9,9 @@
  * kernel), then the same for point reads of the written keys from 16 readers, with the peak RSS. `--store files`
  * measures today's way in the same harness (a synced log append per batch, then a directory and a metadata file per
  * record, FILES_WORKER below), so the two compare like for like; run each on a fresh file system (`--dir` on a new
- * mount): on this machine's root ext4, files deleted minutes before slow every new one down.
+ * mount): on this machine's root ext4, files deleted minutes before slow every new one down. `--store runs` measures the
+leanest index this project could write in JavaScript (index-runs-worker.ts: the records in a log, their places in
+sorted runs merged as bytes); `--store log` the same log appends with no index at all (the floor; no reads).
  *
  * SQLite is not a dependency of svc: `--store sqlite` needs `better-sqlite3`, which has no prebuilt binary reachable
  * here and builds from source against the local node headers:
@@ -21,6 +23,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { emit } from './report.js';
+import { RUNS_WORKER } from './index-runs-worker.js';
 
 function fail(message: string): never {
   process.stderr.write(`bench:index: ${message}\n`);
@@ -37,8 +40,8 @@ const writers = Number(option('--writers', '16'));
 const seconds = Number(option('--seconds', '5'));
 const sync = option('--sync', 'FULL');
 const store = option('--store', 'sqlite');
-if (!Number.isInteger(writers) || writers < 1 || !(seconds > 0) || !['FULL', 'NORMAL'].includes(sync) || !['sqlite', 'files'].includes(store)) {
-  fail('--writers takes a positive integer, --seconds a positive number, --sync FULL or NORMAL, --store sqlite or files');
+if (!Number.isInteger(writers) || writers < 1 || !(seconds > 0) || !['FULL', 'NORMAL'].includes(sync) || !['sqlite', 'files', 'runs', 'log'].includes(store)) {
+  fail('--writers takes a positive integer, --seconds a positive number, --sync FULL or NORMAL, --store sqlite, files, runs or log');
 }
 let modulePath = '';
 if (store === 'sqlite') {
@@ -50,6 +53,8 @@ if (store === 'sqlite') {
 }
 
 const RECORD = 2433;
+const storeName = store === 'files' ? 'files+log' : store === 'runs' ? 'log+runs' : store === 'log' ? 'log only' : 'sqlite-wal';
+const crcPath = createRequire(import.meta.url).resolve('@node-rs/crc32');
 const DRIVES = 4;
 
 // Plain JavaScript for the workers: one database each, a transaction per message.
@@ -113,7 +118,8 @@ class Drive {
   #id = 0;
 
   constructor(path: string) {
-    this.#worker = new Worker(store === 'files' ? FILES_WORKER : WORKER, { eval: true, workerData: { module: modulePath, path, sync } });
+    const source = store === 'files' ? FILES_WORKER : store === 'runs' || store === 'log' ? RUNS_WORKER : WORKER;
+    this.#worker = new Worker(source, { eval: true, workerData: { module: modulePath, path, sync, crc: crcPath, record: RECORD, indexed: store === 'runs' } });
     // Per call of the message, 1 when a read found its key (0 for puts).
     this.#worker.on('message', (m: { id: number; found?: number[]; error?: string }) => {
       const waiters = this.#waiting.get(m.id) ?? [];
@@ -166,7 +172,7 @@ async function measure(step: (n: number) => Promise<void>): Promise<{ roundsPerS
 
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
-const drives = Array.from({ length: DRIVES }, (_, i) => new Drive(join(dir, store === 'files' ? `d${i + 1}` : `d${i + 1}.db`)));
+const drives = Array.from({ length: DRIVES }, (_, i) => new Drive(join(dir, store === 'sqlite' ? `d${i + 1}.db` : `d${i + 1}`)));
 try {
   const record = Buffer.alloc(RECORD, 0x5a);
   let written = 0;
@@ -174,13 +180,16 @@ try {
     const key = Buffer.from(`bench\0small/${writers}/${written++}`);
     await Promise.all(drives.map((d) => d.call('put', { k: key, v: record })));
   });
-  emit({ scenario: 'index-put', store: store === 'files' ? 'files+log' : 'sqlite-wal', sync: store === 'files' ? 'log O_DSYNC' : sync, drives: DRIVES, writers, recordBytes: RECORD, ...puts });
-  const gets = await measure(async () => {
-    const key = Buffer.from(`bench\0small/${writers}/${Math.floor(Math.random() * written)}`);
-    const found = await Promise.all(drives.map((d) => d.call('get', key)));
-    if (found.some((f) => f !== 1)) throw new Error(`a written key was not found: ${key.toString()}`);
-  });
-  emit({ scenario: 'index-get', store: store === 'files' ? 'files+log' : 'sqlite-wal', drives: DRIVES, readers: writers, keys: written, ...gets });
+  emit({ scenario: 'index-put', store: storeName, sync: store === 'sqlite' ? sync : 'log O_DSYNC', drives: DRIVES, writers, recordBytes: RECORD, ...puts });
+  // The log alone indexes nothing: there is nothing to read back.
+  if (store !== 'log') {
+    const gets = await measure(async () => {
+      const key = Buffer.from(`bench\0small/${writers}/${Math.floor(Math.random() * written)}`);
+      const found = await Promise.all(drives.map((d) => d.call('get', key)));
+      if (found.some((f) => f !== 1)) throw new Error(`a written key was not found: ${key.toString()}`);
+    });
+    emit({ scenario: 'index-get', store: storeName, drives: DRIVES, readers: writers, keys: written, ...gets });
+  }
 } finally {
   await Promise.all(drives.map((d) => d.terminate()));
   rmSync(dir, { recursive: true, force: true });
