@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FILE_SYSTEMS, parseAbArgs, summarizeAb, type AbLine } from './ab-args.js';
+import { checkOptions } from './cli-options.js';
 
 /** Undoes what the run set up (mount, worktree, temp directory); set once there is something to undo. */
 let cleanUpHook: (() => void) | undefined;
@@ -41,6 +42,20 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
   return r;
 }
 
+// Only --help here: parseAbArgs checks the options and says what is wrong with them (its messages, its tests).
+checkOptions('bench:ab', `Usage: npm run bench:ab -- --old REV [options] [-- bench:get options]
+Two builds of svc on one bench:get scenario, interleaved, each run on a file system made fresh for it (needs root):
+the working tree against REV (built in a temporary git worktree). Prints bench:get's lines with the build and pair,
+then per round the median ops/s and server CPU per operation of each build, and their ratio.
+Options:
+  --old REV              the git revision to compare the working tree with (required)
+  --pairs N              runs of each build, alternated (default 3)
+  --image-gib N          size of each fresh file system image (default 8)
+  --no-journal           ext4 without a journal (as --fs ext4-nojournal)
+  --fs KIND              ${Object.keys(FILE_SYSTEMS).join(', ')} (default ext4)
+  --fs-old KIND          the old build's file system, when it differs
+  -h, --help             this text
+`, { passThrough: true, helpOnly: true });
 const opts = (() => {
   try {
     return parseAbArgs(process.argv.slice(2));

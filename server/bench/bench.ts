@@ -21,12 +21,38 @@ import { peakRssMiB, rssAnonMiB, rssFileMiB, rssMiB, serverMiB } from './proc-st
 import { emit, markdownTable } from './report.js';
 import { huge, largeObjects, list10k, multipart, smallObjects, type BenchContext } from './scenarios.js';
 import { ceiling, external, fourNodes, singleNode, type Target } from './targets.js';
+import { checkOptions } from './cli-options.js';
 
 const MiB = 1024 * 1024;
+const GROUPS = ['small', '1MiB', '64MiB', 'multipart', 'list'];
+
+const USAGE = `Usage: npm run bench [-- options]
+The project's benchmark (issue 9): 4 KiB PUT/GET at 1/16/64 in flight, 1 MiB and 64 MiB PUT/GET at 1/4, a 1 GiB
+multipart upload, LIST of 10,000 keys, the server's RSS and CPU. One JSON line per scenario on stdout, a markdown
+table on stderr. Default target: one node, 4 drives (EC:2).
+Options:
+  --cluster              4 nodes x 4 drives on 127.0.0.1-4 (needs root: mount namespaces)
+  --endpoint URL         any S3 endpoint instead (a peer), with --access-key KEY --secret-key SECRET and
+                         --pid PID[,PID...] (the server's processes: memory and CPU summed)
+  --ceiling              the ceiling server (what the machine allows), with --only small,1MiB,64MiB or a part of it
+  --only GROUPS          run only these of ${GROUPS.join(',')} (comma-separated)
+  --quick                concurrency 1/16 and no 1 GiB multipart (a smoke run)
+  --large                add a 5 GiB PUT and GET
+  -h, --help             this text
+Environment: BENCH_DRIVES (default 4), BENCH_SECONDS (default 5), BENCH_DIR (where the drives go), BENCH_NODE_ARGS
+(node options for each server process), BENCH_ACCESS_KEY / BENCH_SECRET_KEY (for --endpoint).
+`;
+checkOptions('bench', USAGE, { flags: ['--cluster', '--ceiling', '--quick', '--large'], values: ['--only', '--endpoint', '--access-key', '--secret-key', '--pid'] });
 
 function flag(name: string): string | undefined {
   const at = process.argv.indexOf(name);
   return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
+const unknownGroup = flag('--only')?.split(',').find((g) => !GROUPS.includes(g));
+if (unknownGroup !== undefined) {
+  process.stderr.write(`bench: --only takes ${GROUPS.join(', ')} (comma-separated), not ${JSON.stringify(unknownGroup)}\n`);
+  process.exit(2);
 }
 
 async function target(): Promise<Target> {

@@ -7,6 +7,12 @@
  */
 import { ChangeLog } from '../src/storage/drive/change-log.js';
 import { emit } from './report.js';
+import { checkOptions } from './cli-options.js';
+
+checkOptions('bench:changelog', `Usage: npm run bench:changelog
+What recording one change costs a local drive's change log as it fills and forgets; one JSON line per round of
+40,000 changes (µs per change). No options; BENCH_ROUNDS sets the rounds (default 4).
+`, {});
 
 const PER_ROUND = 40_000;
 const log = new ChangeLog();

@@ -25,6 +25,13 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { emit } from './report.js';
+import { checkOptions } from './cli-options.js';
+
+checkOptions('bench:fs', `Usage: npm run bench:fs [-- DIR]
+What the file system under the drives costs for one drive's share of a small PUT (mkdir, a 4 KiB O_DSYNC temp file,
+rename), without the server, in several modes, then 16 PUTs' worth in flight on 4 drive directories; one JSON line
+per mode. DIR: the file system to measure (default BENCH_DIR, else the temp directory). BENCH_SECONDS per mode (3).
+`, { positional: 1 });
 
 type Mode = 'commit' | 'no-sync' | 'no-mkdir' | 'same-dir';
 

@@ -21,6 +21,24 @@ import { join } from 'node:path';
 import { LeanS3 } from './lean-client.js';
 import { cpuTimes } from './proc-stats.js';
 import { startSvc } from '../test/helpers/svc-process.js';
+import { checkOptions } from './cli-options.js';
+
+checkOptions('bench:get', `Usage: npm run bench:get [-- options]
+One GET (or PUT) scenario alone, repeated, for A/B comparisons (one node, 4 drives EC:2, the built server): writes the
+objects, then runs rounds of GETs over them; one JSON line per round (ops/s, server and client CPU per operation).
+Options:
+  --size BYTES           object size (default 4096)
+  --objects N            objects written first (default 256; 16 above 1 MiB)
+  --concurrency C        requests in flight (default 16)
+  --seconds S            length of a round (default 8)
+  --rounds R             rounds (default 4)
+  --cold                 one GET per object per round, the page cache dropped first (needs root)
+  --fresh                each round writes its own objects first
+  --put                  rounds of PUTs of new keys instead of GETs
+  --processes 1|2        2: a second server process on the same drives takes half the GETs
+  -h, --help             this text
+Environment: BENCH_DIR (where the drives go), BENCH_NODE_ARGS (node options for the server), BENCH_KEEP=1 (keep the drives).
+`, { flags: ['--cold', '--fresh', '--put'], values: ['--size', '--objects', '--concurrency', '--seconds', '--rounds', '--processes'] });
 
 function flag(name: string, fallback: number): number {
   const at = process.argv.indexOf(name);

@@ -24,6 +24,20 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { emit } from './report.js';
 import { RUNS_WORKER } from './index-runs-worker.js';
+import { checkOptions } from './cli-options.js';
+
+checkOptions('bench:index', `Usage: npm run bench:index [-- options]
+What a synced key index per drive would cost the 4 KiB PUT: four stores (one per drive, each a worker thread), N
+writers putting a 2,433-byte record under a new key into all four, then point reads; CPU per round.
+Options:
+  --store KIND           sqlite (needs better-sqlite3), files (today's way), runs (a lean index in JavaScript),
+                         log (the log appends alone); default sqlite
+  --dir DIR              where the stores go (default /var/tmp/svc-index-bench; give each run a fresh file system)
+  --writers N            writers (default 16)
+  --seconds S            length of each phase (default 5)
+  --sync FULL|NORMAL     SQLite's synchronous setting (default FULL)
+  -h, --help             this text
+`, { values: ['--dir', '--writers', '--seconds', '--sync', '--store'] });
 
 function fail(message: string): never {
   process.stderr.write(`bench:index: ${message}\n`);

@@ -6,6 +6,16 @@
 import { existsSync } from 'node:fs';
 import { LeanS3 } from './lean-client.js';
 import { startSvc } from '../test/helpers/svc-process.js';
+import { checkOptions } from './cli-options.js';
+
+checkOptions('list-bench', `Usage: node --import tsx server/bench/list-bench.ts [--dir D] [--runs N]
+The LIST scenario alone: 10,000 empty keys written once (a reused --dir keeps them), then N listings of them with
+ListObjectsV2; one JSON line per run. LIST_BENCH_NODE_ARGS: node options for the server.
+Options:
+  --dir D                where the drives go (kept between runs)
+  --runs N               listings (default 5)
+  -h, --help             this text
+`, { values: ['--dir', '--runs'] });
 
 function flag(name: string): string | undefined {
   const at = process.argv.indexOf(name);

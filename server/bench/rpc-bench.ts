@@ -10,6 +10,15 @@ import { readFileSync } from 'node:fs';
 import { drivePath, RpcClient } from '../src/cluster/rpc/index.js';
 import { startCluster } from '../test/cluster/helpers/cluster.js';
 import { LeanS3 } from './lean-client.js';
+import { checkOptions } from './cli-options.js';
+
+checkOptions('bench:rpc', `Usage: npm run bench:rpc [-- --seconds N]
+The storage RPC alone: a 2-node cluster (4 drives per node, needs root), and from this process 8 fan-outs in flight
+of one metadata read on each of node 2's drives, as single calls and batched; one JSON line per mode.
+Options:
+  --seconds N            length of each mode (default 5)
+  -h, --help             this text
+`, { values: ['--seconds'] });
 
 const at = process.argv.indexOf('--seconds');
 const seconds = at >= 0 ? Number(process.argv[at + 1]) : 5;

@@ -10,6 +10,13 @@ import { Agent } from 'node:http';
 import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { startSvc } from '../test/helpers/svc-process.js';
+import { checkOptions } from './cli-options.js';
+
+checkOptions('soak', `Usage: npm run soak
+A single-node server under steady load (8 clients: PUT, GET, overwrites, DELETE over 200 keys) for SOAK_SECONDS
+(default 600), sampling its RSS and open file descriptors every 10 s; a JSON line per sample, then a table and the
+trend of both over the second half. No options.
+`, {});
 import { rssMiB } from './proc-stats.js';
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 600);
