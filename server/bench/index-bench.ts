@@ -1,5 +1,5 @@
 /**
- * `npm run bench:index [-- --dir DIR] [--writers N] [--seconds S] [--sync FULL|NORMAL] [--store sqlite|files|runs|log]`: what a
+ * `npm run bench:index [-- --dir DIR] [--writers N] [--seconds S] [--sync FULL|NORMAL] [--store KIND]`: what a
  * synced key index per drive would cost the 4 KiB PUT (issue 9, point 2), measured as the thirteenth session measured
  * LMDB and LevelDB (docs/performance.md): four SQLite databases (one per drive of a 4-drive set) in WAL mode, `synchronous=FULL`
  * (each commit fsyncs the log), each in its own worker thread; N writers each put a 2,433-byte record (a 2+2
@@ -9,9 +9,9 @@
  * kernel), then the same for point reads of the written keys from 16 readers, with the peak RSS. `--store files`
  * measures today's way in the same harness (a synced log append per batch, then a directory and a metadata file per
  * record, FILES_WORKER below), so the two compare like for like; run each on a fresh file system (`--dir` on a new
- * mount): on this machine's root ext4, files deleted minutes before slow every new one down. `--store runs` measures the
-leanest index this project could write in JavaScript (index-runs-worker.ts: the records in a log, their places in
-sorted runs merged as bytes); `--store log` the same log appends with no index at all (the floor; no reads).
+ * mount): on this machine's root ext4, files deleted minutes before slow every new one down. `--store runs` measures
+ * the leanest index this project could write in JavaScript (index-runs-worker.ts: the records in a log, their places
+ * in sorted runs merged as bytes); `--store log` the same log appends with no index at all (the floor; no reads).
  *
  * SQLite is not a dependency of svc: `--store sqlite` needs `better-sqlite3`, which has no prebuilt binary reachable
  * here and builds from source against the local node headers:
