@@ -131,12 +131,13 @@ function merge(at) {
 }
 
 function lookup(key) {
-  const id = Buffer.from(key).latin1Slice();
+  // A view of the key (no copy): its latin1 reading is the table's id, its bytes what the runs compare.
+  const k = Buffer.from(key.buffer, key.byteOffset, key.byteLength);
+  const id = k.latin1Slice();
   const held = table.get(id);
   let at;
   if (held !== undefined) at = held;
   else {
-    const k = Buffer.from(key.buffer, key.byteOffset, key.byteLength);
     const [h1, h2] = hashes(k);
     for (let r = runs.length - 1; r >= 0 && at === undefined; r--) {
       const run = runs[r];
