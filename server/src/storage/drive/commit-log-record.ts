@@ -40,7 +40,7 @@ export function encodeUseHeader(epoch: number, gen: number): { header: Buffer; s
 }
 
 /** A use's generation and seed, or null when `buf` does not start with an intact header (a void or headerless log). */
-function readUseHeader(buf: Buffer): { gen: number; seed: number } | null {
+export function readUseHeader(buf: Buffer): { gen: number; seed: number } | null {
   if (buf.length < USE_HEADER_BYTES || buf.readUInt32LE(0) !== USE_MAGIC) return null;
   const seed = buf.readUInt32LE(12);
   return crc32c(buf.subarray(0, 12)) === seed ? { gen: buf.readUInt32LE(8), seed } : null;
@@ -88,27 +88,41 @@ export function decodeRecords(buf: Buffer): Decoded[] {
 
 function decodeFrom(buf: Buffer, start: number, seed: number): Decoded[] {
   const out: Decoded[] = [];
-  let at = start;
-  while (at + HEADER_BYTES <= buf.length) {
-    if (buf.readUInt32LE(at) !== MAGIC) break;
-    const len = buf.readUInt32LE(at + 4);
-    const end = at + HEADER_BYTES + len;
-    if (len < 5 || end > buf.length) break;
-    const body = buf.subarray(at + HEADER_BYTES, end);
-    if (crc32c(body, seed) !== buf.readUInt32LE(at + 8)) break;
-    const kind = body[0]!;
-    const volLen = body.readUInt16LE(1);
-    const keyAt = 3 + volLen;
-    if (keyAt + 2 > body.length) break;
-    const keyLen = body.readUInt16LE(keyAt);
-    const metaAt = keyAt + 2 + keyLen;
-    if (metaAt > body.length) break;
-    out.push({
-      kind, volume: body.toString('utf8', 3, keyAt), key: body.toString('utf8', keyAt + 2, metaAt), meta: body.subarray(metaAt),
-    });
-    at = end;
+  for (let at = start; ;) {
+    const r = recordAt(buf, at, seed);
+    if (r === null) return out;
+    out.push({ kind: r.kind, volume: r.volume, key: r.key, meta: buf.subarray(at + r.metaAt, at + r.length) });
+    at += r.length;
   }
-  return out;
+}
+
+/** One record read in place: its fields, its total length, and where its metadata starts (both from the record's start). */
+export interface RecordInPlace {
+  kind: number;
+  volume: string;
+  key: string;
+  length: number;
+  metaAt: number;
+}
+
+/** The intact record at `at` of `buf` (CRC seeded with `seed`), or null: torn, damaged, of another use, or none. */
+export function recordAt(buf: Buffer, at: number, seed: number): RecordInPlace | null {
+  if (at + HEADER_BYTES > buf.length || buf.readUInt32LE(at) !== MAGIC) return null;
+  const len = buf.readUInt32LE(at + 4);
+  const end = at + HEADER_BYTES + len;
+  if (len < 5 || end > buf.length) return null;
+  const body = buf.subarray(at + HEADER_BYTES, end);
+  if (crc32c(body, seed) !== buf.readUInt32LE(at + 8)) return null;
+  const volLen = body.readUInt16LE(1);
+  const keyAt = 3 + volLen;
+  if (keyAt + 2 > body.length) return null;
+  const keyLen = body.readUInt16LE(keyAt);
+  const metaAt = keyAt + 2 + keyLen;
+  if (metaAt > body.length) return null;
+  return {
+    kind: body[0]!, volume: body.toString('utf8', 3, keyAt), key: body.toString('utf8', keyAt + 2, metaAt), length: HEADER_BYTES + len,
+    metaAt: HEADER_BYTES + metaAt,
+  };
 }
 
 /**

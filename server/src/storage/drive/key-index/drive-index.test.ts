@@ -1,0 +1,156 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync, truncateSync, statSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DriveIndex } from './drive-index.js';
+
+function withDir(fn: (dir: string) => void): void {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-key-index-'));
+  try {
+    fn(join(dir, 'index'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const meta = (key: string, v = 0): Buffer => Buffer.from(`record of ${key} v${v} `.repeat(20));
+const get = (ix: DriveIndex, key: string, volume = 'bkt'): string | null => ix.get(volume, key)?.toString() ?? null;
+
+test('put, overwrite, delete: each answer is the latest, and a put tells what it replaced', () => {
+  withDir((dir) => {
+    const ix = new DriveIndex(dir);
+    assert.deepEqual(ix.put([{ volume: 'bkt', key: 'a', meta: meta('a'), previous: true }]), [null]);
+    assert.equal(get(ix, 'a'), meta('a').toString());
+    // Two puts of one key in one batch: the second replaces the first.
+    const prev = ix.put([{ volume: 'bkt', key: 'a', meta: meta('a', 1), previous: true }, { volume: 'bkt', key: 'a', meta: meta('a', 2), previous: true }]);
+    assert.deepEqual(prev.map((p) => p?.toString()), [meta('a').toString(), meta('a', 1).toString()]);
+    assert.equal(ix.delete('bkt', 'a')?.toString(), meta('a', 2).toString());
+    assert.equal(get(ix, 'a'), null);
+    assert.equal(ix.delete('bkt', 'a'), null);
+    assert.equal(get(ix, 'a', 'other'), null, 'ids are per volume');
+    ix.close();
+  });
+});
+
+test('flushed runs answer as the table did; merges keep them few; a reopened index replays what was not flushed', () => {
+  withDir((dir) => {
+    let ix = new DriveIndex(dir);
+    const keys = Array.from({ length: 4000 }, (_, i) => `d${i % 10}/k${i}-${i % 7 === 0 ? 'ü' : ''}`);
+    for (let f = 0; f < 40; f++) {
+      ix.put(keys.slice(f * 100, f * 100 + 100).map((key) => ({ volume: 'bkt', key, meta: meta(key) })));
+      // Overwrites and deletes of keys already in runs.
+      if (f > 0) {
+        ix.put([{ volume: 'bkt', key: keys[f - 1]!, meta: meta(keys[f - 1]!, f) }]);
+        ix.delete('bkt', keys[f * 100 - 50]!);
+      }
+      ix.flush();
+    }
+    assert.equal(ix.tableSize, 0);
+    assert.ok(ix.runCount <= 8, `${ix.runCount} runs after 40 flushes`);
+    const expect = (index: DriveIndex): void => {
+      keys.forEach((key, i) => {
+        const f = Math.floor(i / 100);
+        const want = i < 39 ? meta(key, i + 1) : i % 100 === 50 && f < 39 ? null : meta(key);
+        assert.equal(get(index, key), want?.toString() ?? null, key);
+      });
+      assert.equal(get(index, 'absent'), null);
+    };
+    expect(ix);
+    // Unflushed changes, then a crash (no flush, no close of the table: the files as they are).
+    ix.put([{ volume: 'bkt', key: 'late', meta: meta('late') }]);
+    ix.delete('bkt', keys[5]!);
+    ix.close();
+    ix = new DriveIndex(dir);
+    assert.equal(ix.tableSize, 2, 'replayed from the log');
+    assert.equal(get(ix, 'late'), meta('late').toString());
+    assert.equal(get(ix, keys[5]!), null);
+    ix.close();
+  });
+});
+
+test('a record torn by a crash ends the replay there; the ones before it are kept', () => {
+  withDir((dir) => {
+    const ix = new DriveIndex(dir);
+    ix.put([{ volume: 'bkt', key: 'one', meta: meta('one') }]);
+    ix.put([{ volume: 'bkt', key: 'two', meta: meta('two') }]);
+    ix.close();
+    const seg = readdirSync(dir).find((n) => n.startsWith('seg-'))!;
+    // Cut the second record in half: the bytes after it are zeros (space written beforehand).
+    const raw = readFileSync(join(dir, seg));
+    let end = raw.length;
+    while (end > 0 && raw[end - 1] === 0) end--;
+    const half = end - 100;
+    raw.fill(0, half, end);
+    writeFileSync(join(dir, seg), raw);
+    const again = new DriveIndex(dir);
+    assert.equal(get(again, 'one'), meta('one').toString());
+    assert.equal(get(again, 'two'), null);
+    again.close();
+  });
+});
+
+test('a dropped volume loses its keys in the table, in runs and after a reopen; later puts count', () => {
+  withDir((dir) => {
+    let ix = new DriveIndex(dir);
+    ix.put(['x', 'y'].map((key) => ({ volume: 'gone', key, meta: meta(key) })));
+    ix.put([{ volume: 'kept', key: 'x', meta: meta('x') }]);
+    ix.flush();
+    ix.put([{ volume: 'gone', key: 'z', meta: meta('z') }]);
+    ix.dropVolume('gone');
+    ix.put([{ volume: 'gone', key: 'y', meta: meta('y', 9) }]);
+    const check = (index: DriveIndex): void => {
+      assert.equal(get(index, 'x', 'gone'), null);
+      assert.equal(get(index, 'z', 'gone'), null);
+      assert.equal(get(index, 'y', 'gone'), meta('y', 9).toString());
+      assert.equal(get(index, 'x', 'kept'), meta('x').toString());
+    };
+    check(ix);
+    ix.close();
+    ix = new DriveIndex(dir);
+    check(ix);
+    ix.flush();
+    ix.close();
+    ix = new DriveIndex(dir);
+    check(ix);
+    ix.close();
+  });
+});
+
+test('records roll over into new segments; every one is found again after a reopen', () => {
+  withDir((dir) => {
+    let ix = new DriveIndex(dir, { segmentBytes: 64 * 1024 });
+    for (let i = 0; i < 400; i++) ix.put([{ volume: 'bkt', key: `k${i}`, meta: meta(`k${i}`) }]);
+    ix.flush();
+    for (let i = 400; i < 600; i++) ix.put([{ volume: 'bkt', key: `k${i}`, meta: meta(`k${i}`) }]);
+    ix.close();
+    const segments = readdirSync(dir).filter((n) => n.startsWith('seg-'));
+    assert.ok(segments.length > 3, `${segments.length} segments`);
+    for (const s of segments) assert.ok(statSync(join(dir, s)).size <= 64 * 1024 + 4 * 1024 * 1024);
+    ix = new DriveIndex(dir, { segmentBytes: 64 * 1024 });
+    for (let i = 0; i < 600; i++) assert.equal(get(ix, `k${i}`), meta(`k${i}`).toString(), `k${i}`);
+    ix.close();
+  });
+});
+
+test('a damaged run or manifest is rebuilt from the value log', () => {
+  withDir((dir) => {
+    let ix = new DriveIndex(dir);
+    for (let f = 0; f < 3; f++) {
+      ix.put(Array.from({ length: 50 }, (_, i) => ({ volume: 'bkt', key: `k${f}-${i}`, meta: meta(`k${f}-${i}`) })));
+      ix.flush();
+    }
+    ix.close();
+    const run = readdirSync(dir).find((n) => n.startsWith('run-'))!;
+    truncateSync(join(dir, run), 10);
+    ix = new DriveIndex(dir);
+    assert.equal(ix.runCount, 0);
+    for (let f = 0; f < 3; f++) for (let i = 0; i < 50; i++) assert.equal(get(ix, `k${f}-${i}`), meta(`k${f}-${i}`).toString());
+    ix.flush();
+    ix.close();
+    writeFileSync(join(dir, 'MANIFEST'), '{"version":1,"runs":');
+    ix = new DriveIndex(dir);
+    assert.equal(get(ix, 'k2-49'), meta('k2-49').toString());
+    ix.close();
+  });
+});

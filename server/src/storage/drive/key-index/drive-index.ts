@@ -1,0 +1,262 @@
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync } from 'node:fs';
+import { KIND_DROP_KEY, KIND_DROP_VOLUME, KIND_META, encodeRecord } from '../commit-log-record.js';
+import { ManifestError, emptyManifest, readManifest, writeManifest, type Manifest } from './manifest.js';
+import { writeSyncedFile } from './sync-files.js';
+import { KIND_DELETED, KIND_VALUE, RunBuilder, RunCorruptError, RunReader, idHashes, mergeEntries, type Found, type Place } from './run-file.js';
+import { ValueLog, type LogPosition } from './value-log.js';
+
+/**
+ * One drive's key index: every object's metadata record, found by `volume \0 key` without a file per key
+ * (docs/performance.md, "The index worker: design"; issue 9 point 2). The records live in the drive's value log
+ * (value-log.ts), written once; the index maps each id to its record's place:
+ *
+ * - a table of the places written since the last flush (the only part on the V8 heap, bounded by FLUSH_ENTRIES and by
+ *   the flush interval its owner keeps);
+ * - sorted runs (run-file.ts) of earlier flushes, merged FAN_IN at a time once as large as each other (size-tiered: an
+ *   entry is rewritten about log₄ n times, each time as ~60 bytes, never with its record);
+ * - a manifest naming the runs and how far into the value log they cover: opening the index replays the log from
+ *   there into the table, so a crash loses nothing a `put` answered.
+ *
+ * Synchronous and single-threaded by design: it runs on its drive's index worker, which owns the drive's files (the
+ * twenty-fifth session's probe measured that arrangement at 1.25-1.36x main's 4 KiB PUTs).
+ */
+
+/** Entries in the table that make a flush due whatever the interval (~2-3 MiB of table at most). */
+export const FLUSH_ENTRIES = 16_384;
+const FAN_IN = 4;
+const RUN_PREFIX = 'run-';
+
+/** One commit for {@link DriveIndex.put}. */
+export interface PutItem {
+  volume: string;
+  key: string;
+  meta: Uint8Array;
+  /** Answer the record this one replaces (null when none). */
+  previous?: boolean;
+}
+
+interface OpenRun {
+  name: string;
+  fd: number;
+  reader: RunReader;
+}
+
+/** The id of a key: `volume \0 key` as UTF-8 bytes read as latin1 (run-file.ts: its order is the bytes' order). */
+export function idOf(volume: string, key: string): string {
+  const s = `${volume}\0${key}`;
+  return /[^\x00-\x7f]/.test(s) ? Buffer.from(s, 'utf8').toString('latin1') : s;
+}
+
+export class DriveIndex {
+  readonly #dir: string;
+  readonly #log: ValueLog;
+  #manifest: Manifest;
+  #runs: OpenRun[] = [];
+  #table = new Map<string, Found>();
+  /** Scratch for reads of records (a metadata record is copied out of it). */
+  #readBuf = Buffer.allocUnsafe(64 * 1024);
+
+  /** Opens (or creates) the index in `dir`: its runs, its log, and the log's records since the last flush replayed. */
+  constructor(dir: string, opts: { segmentBytes?: number } = {}) {
+    this.#dir = dir;
+    mkdirSync(dir, { recursive: true });
+    this.#manifest = this.#openRuns();
+    this.#removeStrays();
+    this.#log = new ValueLog(dir, opts.segmentBytes);
+    for (const r of this.#log.replay(this.#manifest.covered)) {
+      if (r.kind === KIND_META) this.#table.set(idOf(r.volume, r.key), { kind: KIND_VALUE, place: r.place });
+      else if (r.kind === KIND_DROP_KEY) this.#table.set(idOf(r.volume, r.key), { kind: KIND_DELETED, place: r.place });
+      else if (r.kind === KIND_DROP_VOLUME) this.#dropInTable(r.volume, { gen: r.gen, offset: r.place.offset });
+    }
+  }
+
+  /**
+   * The manifest, with its runs opened. A manifest or run that cannot be read (flipped bits, a file gone) is not fatal:
+   * every record is still in the value log (its space is not taken back yet), so the index starts over from all of it,
+   * under a manifest written at once (a crash before the next flush must not find the old one naming removed runs).
+   */
+  #openRuns(): Manifest {
+    let m: Manifest | null = null;
+    try {
+      m = readManifest(this.#dir);
+      for (const name of m?.runs ?? []) this.#runs.push(this.#openRun(name));
+      return m ?? emptyManifest();
+    } catch (err) {
+      if (!(err instanceof RunCorruptError || err instanceof SyntaxError || (err as NodeJS.ErrnoException).code === 'ENOENT' || err instanceof ManifestError)) throw err;
+      for (const r of this.#runs) closeSync(r.fd);
+      this.#runs = [];
+      let runSeq = m?.runSeq ?? 0;
+      for (const n of readdirSync(this.#dir)) if (n.startsWith(RUN_PREFIX)) runSeq = Math.max(runSeq, Number(n.slice(RUN_PREFIX.length)) || 0);
+      const fresh = { ...emptyManifest(), runSeq };
+      writeManifest(this.#dir, fresh);
+      return fresh;
+    }
+  }
+
+  /** Run files a crash left unnamed by the manifest (a flush or merge cut short). */
+  #removeStrays(): void {
+    const named = new Set(this.#manifest.runs);
+    for (const n of readdirSync(this.#dir)) if (n.startsWith(RUN_PREFIX) && !named.has(n)) unlinkSync(`${this.#dir}/${n}`);
+  }
+
+  #openRun(name: string): OpenRun {
+    const fd = openSync(`${this.#dir}/${name}`, constants.O_RDONLY);
+    try {
+      const reader = new RunReader(fstatSync(fd).size, (offset, length) => {
+        const b = Buffer.allocUnsafe(length);
+        if (readSync(fd, b, 0, length, offset) !== length) throw new Error(`key index: short read of ${name}`);
+        return b;
+      });
+      return { name, fd, reader };
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+  }
+
+  /** Number of entries in the table (not yet flushed). */
+  get tableSize(): number {
+    return this.#table.size;
+  }
+
+  get runCount(): number {
+    return this.#runs.length;
+  }
+
+  /**
+   * Commits `items` durably (one synced write of their records) and indexes them, in order; answers, per item asking
+   * for it, the record it replaced (null when none; a later item of the same key sees the earlier one).
+   */
+  put(items: readonly PutItem[]): (Buffer | null)[] {
+    const places = this.#log.append(items.map((it) => (seed: number) => encodeRecord(KIND_META, it.volume, it.key, it.meta, seed)));
+    return items.map((it, i) => {
+      const id = idOf(it.volume, it.key);
+      const previous = it.previous === true ? this.#getById(id) : null;
+      this.#table.set(id, { kind: KIND_VALUE, place: places[i]! });
+      return previous;
+    });
+  }
+
+  /** Deletes a key durably; answers the record it had (null when none). */
+  delete(volume: string, key: string): Buffer | null {
+    const [place] = this.#log.append([(seed) => encodeRecord(KIND_DROP_KEY, volume, key, null, seed)]);
+    const id = idOf(volume, key);
+    const previous = this.#getById(id);
+    this.#table.set(id, { kind: KIND_DELETED, place: place! });
+    return previous;
+  }
+
+  /** Drops every key of `volume` durably (a bucket deleted with its contents). */
+  dropVolume(volume: string): void {
+    const [place] = this.#log.append([(seed) => encodeRecord(KIND_DROP_VOLUME, volume, '', null, seed)]);
+    this.#dropInTable(volume, { gen: this.#log.genOf(place!.segment), offset: place!.offset });
+  }
+
+  #dropInTable(volume: string, at: LogPosition): void {
+    const prefix = idOf(volume, '');
+    for (const id of this.#table.keys()) if (id.startsWith(prefix)) this.#table.delete(id);
+    this.#manifest.drops = [...this.#manifest.drops.filter((d) => d.volume !== volume), { volume, at }];
+  }
+
+  /** The key's record, or null. */
+  get(volume: string, key: string): Buffer | null {
+    return this.#getById(idOf(volume, key));
+  }
+
+  #getById(id: string): Buffer | null {
+    const found = this.#find(id);
+    if (found === undefined || found.kind === KIND_DELETED) return null;
+    return this.#readMeta(found.place);
+  }
+
+  /** The newest entry of `id`: the table's, else the newest run's that has one; undefined when none (or dropped). */
+  #find(id: string): Found | undefined {
+    const held = this.#table.get(id);
+    if (held !== undefined) return held;
+    if (this.#runs.length === 0) return undefined;
+    const bytes = Buffer.from(id, 'latin1');
+    const [h1, h2] = idHashes(bytes);
+    for (let r = this.#runs.length - 1; r >= 0; r--) {
+      const f = this.#runs[r]!.reader.find(bytes, id, h1, h2);
+      if (f !== undefined) return this.#dropped(id, f.place) ? undefined : f;
+    }
+    return undefined;
+  }
+
+  /** Whether a run's entry is older than a drop of its volume. */
+  #dropped(id: string, place: Place): boolean {
+    if (this.#manifest.drops.length === 0) return false;
+    const gen = this.#log.genOf(place.segment);
+    for (const d of this.#manifest.drops) {
+      if (id.startsWith(idOf(d.volume, '')) && (gen < d.at.gen || (gen === d.at.gen && place.offset < d.at.offset))) return true;
+    }
+    return false;
+  }
+
+  #readMeta(place: Place): Buffer | null {
+    if (this.#readBuf.length < place.length) this.#readBuf = Buffer.allocUnsafe(place.length);
+    const r = this.#log.read(place, this.#readBuf);
+    if (r === null) throw new Error(`key index: the record at segment ${place.segment} offset ${place.offset} is damaged`);
+    return Buffer.from(r.meta);
+  }
+
+  /**
+   * Writes the table as a run (synced), names it in the manifest with the log position it covers, and merges runs
+   * that have grown alike. Nothing to do when the table is empty.
+   */
+  flush(): void {
+    if (this.#table.size === 0) return;
+    const covered = this.#log.position();
+    const ids = [...this.#table.keys()].sort();
+    const b = new RunBuilder(ids.length);
+    for (const id of ids) {
+      const f = this.#table.get(id)!;
+      b.add(Buffer.from(id, 'latin1'), f.kind, f.place);
+    }
+    const name = this.#writeRun(b);
+    this.#runs.push(this.#openRun(name));
+    this.#manifest = { ...this.#manifest, runs: this.#runs.map((r) => r.name), covered };
+    writeManifest(this.#dir, this.#manifest);
+    this.#table = new Map();
+    this.#mergeAlike();
+  }
+
+  #writeRun(b: RunBuilder): string {
+    const name = `${RUN_PREFIX}${String(++this.#manifest.runSeq).padStart(8, '0')}`;
+    writeSyncedFile(`${this.#dir}/${name}`, ...b.finish());
+    return name;
+  }
+
+  /** Size-tiered: the newest FAN_IN runs are merged while the oldest of them is at most FAN_IN times the newest. */
+  #mergeAlike(): void {
+    for (;;) {
+      const n = this.#runs.length;
+      if (n < FAN_IN) return;
+      const oldest = this.#runs[n - FAN_IN]!.reader.dataBytes;
+      const newest = this.#runs[n - 1]!.reader.dataBytes;
+      if (oldest > FAN_IN * newest) return;
+      this.#merge(n - FAN_IN, FAN_IN);
+    }
+  }
+
+  /** Merges runs [at, at + count) into one, in their place. */
+  #merge(at: number, count: number): void {
+    const inputs = this.#runs.slice(at, at + count);
+    const b = new RunBuilder(inputs.reduce((a, r) => a + r.reader.count, 0));
+    mergeEntries(inputs.map((r) => r.reader.readAll()), b, at === 0);
+    const name = this.#writeRun(b);
+    this.#runs.splice(at, count, this.#openRun(name));
+    this.#manifest = { ...this.#manifest, runs: this.#runs.map((r) => r.name) };
+    writeManifest(this.#dir, this.#manifest);
+    for (const r of inputs) {
+      closeSync(r.fd);
+      unlinkSync(`${this.#dir}/${r.name}`);
+    }
+  }
+
+  close(): void {
+    for (const r of this.#runs) closeSync(r.fd);
+    this.#runs = [];
+    this.#log.close();
+  }
+}
