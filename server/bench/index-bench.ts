@@ -11,14 +11,16 @@
  * record, FILES_WORKER below), so the two compare like for like; run each on a fresh file system (`--dir` on a new
  * mount): on this machine's root ext4, files deleted minutes before slow every new one down. `--store runs` measures
  * the leanest index this project could write in JavaScript (index-runs-worker.ts: the records in a log, their places
- * in sorted runs merged as bytes); `--store log` the same log appends with no index at all (the floor; no reads).
+ * in sorted runs merged as bytes); `--store log` the same log appends with no index at all (the floor; no reads);
+ * `--store index` the product's key index (storage/drive/key-index/drive-index.ts: the same shape, with records
+ * checked, a manifest, replay and volume drops), flushed every 500 ms like `runs`.
  *
  * SQLite is not a dependency of svc: `--store sqlite` needs `better-sqlite3`, which has no prebuilt binary reachable
  * here and builds from source against the local node headers:
  * `npm_config_nodedir=/usr npm install --no-save better-sqlite3@11` (about a minute). Without it: one line on
  * stderr, exit code 2. A bad option: the same.
  */
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -31,7 +33,7 @@ What a synced key index per drive would cost the 4 KiB PUT: four stores (one per
 writers putting a 2,433-byte record under a new key into all four, then point reads; CPU per round.
 Options:
   --store KIND           sqlite (needs better-sqlite3), files (today's way), runs (a lean index in JavaScript),
-                         log (the log appends alone); default sqlite
+                         log (the log appends alone), index (svc's key index); default sqlite
   --dir DIR              where the stores go (default /var/tmp/svc-index-bench; give each run a fresh file system)
   --writers N            writers (default 16)
   --seconds S            length of each phase (default 5)
@@ -55,8 +57,8 @@ const writers = Number(option('--writers', '16'));
 const seconds = Number(option('--seconds', '5'));
 const sync = option('--sync', 'FULL');
 const store = option('--store', 'sqlite');
-if (!Number.isInteger(writers) || writers < 1 || !(seconds > 0) || !['FULL', 'NORMAL'].includes(sync) || !['sqlite', 'files', 'runs', 'log'].includes(store)) {
-  fail('--writers takes a positive integer, --seconds a positive number, --sync FULL or NORMAL, --store sqlite, files, runs or log');
+if (!Number.isInteger(writers) || writers < 1 || !(seconds > 0) || !['FULL', 'NORMAL'].includes(sync) || !['sqlite', 'files', 'runs', 'log', 'index'].includes(store)) {
+  fail('--writers takes a positive integer, --seconds a positive number, --sync FULL or NORMAL, --store sqlite, files, runs, log or index');
 }
 let modulePath = '';
 if (store === 'sqlite') {
@@ -68,7 +70,10 @@ if (store === 'sqlite') {
 }
 
 const RECORD = 2433;
-const storeName = store === 'files' ? 'files+log' : store === 'runs' ? 'log+runs' : store === 'log' ? 'log only' : 'sqlite-wal';
+const storeName = store === 'files' ? 'files+log' : store === 'runs' ? 'log+runs' : store === 'log' ? 'log only' : store === 'index' ? 'key index' : 'sqlite-wal';
+/** The key index's compiled module, loaded by its workers (tsx in each worker would measure its loader's hooks too). */
+const indexUrl = new URL(`${import.meta.url.endsWith('.ts') ? '../dist/src' : '../src'}/storage/drive/key-index/drive-index.js`, import.meta.url);
+if (store === 'index' && !existsSync(indexUrl)) fail(`${indexUrl.pathname} is missing: build first (npx tsc -b)`);
 const crcPath = createRequire(import.meta.url).resolve('@node-rs/crc32');
 const DRIVES = 4;
 
@@ -123,6 +128,29 @@ parentPort.on('message', (m) => {
 });
 `;
 
+// `--store index`: the product's key index, one per drive, flushed every 500 ms as the runs store is. Messages that
+// arrive before the index is open wait for it.
+const INDEX_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const ready = (async () => {
+  const { DriveIndex } = await import(workerData.indexUrl);
+  return new DriveIndex(workerData.path);
+})();
+let lastFlush = Date.now();
+const split = (k) => { const s = Buffer.from(k.buffer, k.byteOffset, k.byteLength).toString('utf8'); const at = s.indexOf('\\0'); return [s.slice(0, at), s.slice(at + 1)]; };
+parentPort.on('message', (m) => {
+  ready.then((ix) => {
+    if (m.op === 'put') {
+      ix.put(m.items.map((it) => { const [volume, key] = split(it.k); return { volume, key, meta: it.v }; }));
+      if (Date.now() - lastFlush >= 500) { ix.flush(); lastFlush = Date.now(); }
+      parentPort.postMessage({ id: m.id, found: m.items.map(() => 0) });
+      return;
+    }
+    parentPort.postMessage({ id: m.id, found: m.items.map((k) => { const [volume, key] = split(k); return ix.get(volume, key) === null ? 0 : 1; }) });
+  }).catch((e) => parentPort.postMessage({ id: m.id, error: String(e && e.stack || e) }));
+});
+`;
+
 interface Waiter { resolve(found: number): void; reject(err: Error): void }
 
 /** One database's worker, with the calls of one turn sent as one message. */
@@ -133,8 +161,8 @@ class Drive {
   #id = 0;
 
   constructor(path: string) {
-    const source = store === 'files' ? FILES_WORKER : store === 'runs' || store === 'log' ? RUNS_WORKER : WORKER;
-    this.#worker = new Worker(source, { eval: true, workerData: { module: modulePath, path, sync, crc: crcPath, record: RECORD, indexed: store === 'runs' } });
+    const source = store === 'files' ? FILES_WORKER : store === 'runs' || store === 'log' ? RUNS_WORKER : store === 'index' ? INDEX_WORKER : WORKER;
+    this.#worker = new Worker(source, { eval: true, workerData: { module: modulePath, path, sync, crc: crcPath, record: RECORD, indexed: store === 'runs', indexUrl: indexUrl.href } });
     // Per call of the message, 1 when a read found its key (0 for puts).
     this.#worker.on('message', (m: { id: number; found?: number[]; error?: string }) => {
       const waiters = this.#waiting.get(m.id) ?? [];
