@@ -197,7 +197,10 @@ export class DriveIndex {
     if (this.#readBuf.length < place.length) this.#readBuf = Buffer.allocUnsafe(place.length);
     const r = this.#log.read(place, this.#readBuf);
     if (r === null) throw new Error(`key index: the record at segment ${place.segment} offset ${place.offset} is damaged`);
-    return Buffer.from(r.meta);
+    // Its own memory, not a slice of the pool: the worker moves it to the caller instead of cloning a whole slab.
+    const out = Buffer.from(new ArrayBuffer(r.meta.length));
+    r.meta.copy(out);
+    return out;
   }
 
   /**

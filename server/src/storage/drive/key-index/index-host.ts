@@ -1,0 +1,121 @@
+import { Worker } from 'node:worker_threads';
+import type { IndexOp, IndexReply, IndexRequest, OpResult } from './index-protocol.js';
+
+/**
+ * The event loop's side of an index worker (index-worker.ts): the operations asked for in one turn go as one message
+ * (a message each way wakes a thread, which costs this VM 25-45 µs: docs/performance.md), and each answer settles its
+ * caller's promise. One host per device (indexHostFor): drives on one disk share its writes' queue anyway, and one
+ * worker taking all their commits makes one synced write per drive per batch with no hand-off in between.
+ *
+ * A worker that fails (an exception, or killed) rejects what was waiting; the next call starts another, which opens
+ * again the indexes this host had opened (their files hold everything that was answered).
+ */
+
+/** An operation the worker answered with an error: its errno code when the drive's files gave one. */
+export class IndexOpError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'IndexOpError';
+    this.code = code;
+  }
+}
+
+interface Waiting {
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+}
+
+// Plain JavaScript, evaluated (as the other workers: common/job-worker.ts): loads the worker's module, compiled in the
+// build; from the sources (tests under tsx) it registers tsx first.
+const BOOT = `
+const { workerData } = require('node:worker_threads');
+(async () => {
+  if (workerData.url.endsWith('.ts')) { const { register } = await import('tsx/esm/api'); register(); }
+  await import(workerData.url);
+})().catch((err) => process.nextTick(() => { throw err; }));
+`;
+const WORKER_URL = new URL(`./index-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href;
+
+export class IndexHost {
+  #worker: Worker | undefined;
+  #queue: { op: IndexOp; waiter: Waiting }[] = [];
+  readonly #waiting = new Map<number, Waiting[]>();
+  #rid = 0;
+  /** Indexes opened through this host, opened again first in a new worker. */
+  readonly #opened = new Map<string, Extract<IndexOp, { op: 'open' }>>();
+
+  call(op: IndexOp): Promise<unknown> {
+    if (op.op === 'open') this.#opened.set(op.dir, op);
+    else if (op.op === 'close') this.#opened.delete(op.dir);
+    return new Promise((resolve, reject) => {
+      if (this.#queue.length === 0) setImmediate(() => this.#send());
+      this.#queue.push({ op, waiter: { resolve, reject } });
+    });
+  }
+
+  #send(): void {
+    const batch = this.#queue;
+    this.#queue = [];
+    const worker = this.#worker ?? this.#start(batch);
+    const rid = ++this.#rid;
+    this.#waiting.set(rid, batch.map((b) => b.waiter));
+    worker.ref();
+    const request: IndexRequest = { rid, ops: batch.map((b) => b.op) };
+    worker.postMessage(request);
+  }
+
+  /** A new worker; the indexes opened before (and not in `batch`) are opened again ahead of it. */
+  #start(batch: { op: IndexOp }[]): Worker {
+    const worker = new Worker(BOOT, { eval: true, execArgv: [], workerData: { url: WORKER_URL } });
+    this.#worker = worker;
+    worker.unref();
+    worker.on('message', (reply: IndexReply) => {
+      const waiters = this.#waiting.get(reply.rid);
+      if (waiters === undefined) return;
+      this.#waiting.delete(reply.rid);
+      if (this.#waiting.size === 0) worker.unref();
+      reply.results.forEach((r: OpResult, i) => {
+        if ('error' in r) waiters[i]!.reject(new IndexOpError(r.error.code, r.error.message));
+        else waiters[i]!.resolve(r.value);
+      });
+    });
+    const fail = (err: Error): void => {
+      if (this.#worker !== worker) return;
+      this.#worker = undefined;
+      const cause = new Error(`key index worker stopped: ${err.message}`);
+      for (const ws of this.#waiting.values()) for (const w of ws) w.reject(cause);
+      this.#waiting.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
+    const reopen = [...this.#opened.values()].filter((o) => !batch.some((b) => b.op.op === 'open' && b.op.dir === o.dir));
+    if (reopen.length > 0) {
+      const rid = ++this.#rid;
+      this.#waiting.set(rid, reopen.map(() => ({ resolve: () => undefined, reject: () => undefined })));
+      worker.ref();
+      worker.postMessage({ rid, ops: reopen } satisfies IndexRequest);
+    }
+    return worker;
+  }
+
+  /** Stops the worker (what waits is rejected); a later call starts another. */
+  async terminate(): Promise<void> {
+    const w = this.#worker;
+    if (w === undefined) return;
+    this.#worker = undefined;
+    const cause = new Error('key index worker stopped: terminated');
+    for (const ws of this.#waiting.values()) for (const x of ws) x.reject(cause);
+    this.#waiting.clear();
+    await w.terminate();
+  }
+}
+
+const hosts = new Map<string, IndexHost>();
+
+/** The host of the drives on `device` (a local drive's `stat().dev`): one worker per device in the process. */
+export function indexHostFor(device: string): IndexHost {
+  let h = hosts.get(device);
+  if (h === undefined) hosts.set(device, (h = new IndexHost()));
+  return h;
+}
