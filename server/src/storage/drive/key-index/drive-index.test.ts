@@ -154,3 +154,38 @@ test('a damaged run or manifest is rebuilt from the value log', () => {
     ix.close();
   });
 });
+
+test('children and their states come from the table and the runs merged, deletions and drops left out', () => {
+  withDir((dir) => {
+    const ix = new DriveIndex(dir);
+    const put = (volume: string, ...keys: string[]): void => void ix.put(keys.map((key) => ({ volume, key, meta: meta(key) })));
+    put('bkt', 'a', 'a!b', 'a/x', 'a/y/z', 'b/1', 'é/1', 'z');
+    put('other', 'a/q', 'm');
+    ix.flush();
+    put('bkt', 'c/deep/er', 'a/w');
+    ix.delete('bkt', 'z');
+    ix.flush();
+    put('bkt', 'd');
+    ix.delete('bkt', 'b/1');
+    assert.deepEqual(ix.children('bkt', ''), ['a', 'a!b', 'c', 'd', 'é']);
+    assert.deepEqual(ix.children('bkt', 'a/'), ['w', 'x', 'y']);
+    assert.deepEqual(ix.children('bkt', 'a/y/'), ['z']);
+    assert.deepEqual(ix.children('bkt', 'b/'), []);
+    assert.deepEqual(ix.children('other', ''), ['a', 'm']);
+    const states = ix.childStates('bkt', '', ['a', 'c', 'z', 'é'], true);
+    assert.deepEqual(states.map((s) => [s.meta?.toString() ?? null, s.children]), [
+      [meta('a').toString(), true], [null, true], [null, false], [null, true],
+    ]);
+    assert.deepEqual(ix.childStates('bkt', 'a/', ['x', 'y'], false), [{ meta: null, children: false }, { meta: null, children: true }]);
+    ix.dropVolume('other');
+    assert.deepEqual(ix.children('other', ''), []);
+    // Many keys across many blocks and runs: every one listed once, in order.
+    const many = Array.from({ length: 3000 }, (_, i) => `many/${String(i).padStart(4, '0')}`);
+    for (let f = 0; f < 6; f++) {
+      put('bkt', ...many.slice(f * 500, f * 500 + 500));
+      ix.flush();
+    }
+    assert.deepEqual(ix.children('bkt', 'many/'), many.map((k) => k.slice(5)));
+    ix.close();
+  });
+});

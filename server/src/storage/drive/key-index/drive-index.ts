@@ -4,6 +4,7 @@ import { ManifestError, emptyManifest, readManifest, writeManifest, type Manifes
 import { writeSyncedFile } from './sync-files.js';
 import { KIND_DELETED, KIND_VALUE, RunBuilder, RunCorruptError, RunReader, idHashes, mergeEntries, type Found, type Place } from './run-file.js';
 import { ValueLog, type LogPosition } from './value-log.js';
+import { IndexCursor } from './cursor.js';
 
 /**
  * One drive's key index: every object's metadata record, found by `volume \0 key` without a file per key
@@ -47,12 +48,19 @@ export function idOf(volume: string, key: string): string {
   return /[^\x00-\x7f]/.test(s) ? Buffer.from(s, 'utf8').toString('latin1') : s;
 }
 
+/** A segment of an id (latin1) back to its text. */
+function utf8Of(latin1: string): string {
+  return /[^\x00-\x7f]/.test(latin1) ? Buffer.from(latin1, 'latin1').toString('utf8') : latin1;
+}
+
 export class DriveIndex {
   readonly #dir: string;
   readonly #log: ValueLog;
   #manifest: Manifest;
   #runs: OpenRun[] = [];
   #table = new Map<string, Found>();
+  /** The table's ids in order, while the table is unchanged (listings). */
+  #sortedIds: string[] | null = null;
   /** Scratch for reads of records (a metadata record is copied out of it). */
   #readBuf = Buffer.allocUnsafe(64 * 1024);
 
@@ -64,8 +72,8 @@ export class DriveIndex {
     this.#removeStrays();
     this.#log = new ValueLog(dir, opts.segmentBytes);
     for (const r of this.#log.replay(this.#manifest.covered)) {
-      if (r.kind === KIND_META) this.#table.set(idOf(r.volume, r.key), { kind: KIND_VALUE, place: r.place });
-      else if (r.kind === KIND_DROP_KEY) this.#table.set(idOf(r.volume, r.key), { kind: KIND_DELETED, place: r.place });
+      if (r.kind === KIND_META) this.#tableSet(idOf(r.volume, r.key), { kind: KIND_VALUE, place: r.place });
+      else if (r.kind === KIND_DROP_KEY) this.#tableSet(idOf(r.volume, r.key), { kind: KIND_DELETED, place: r.place });
       else if (r.kind === KIND_DROP_VOLUME) this.#dropInTable(r.volume, { gen: r.gen, offset: r.place.offset });
     }
   }
@@ -114,6 +122,11 @@ export class DriveIndex {
     }
   }
 
+  #tableSet(id: string, f: Found): void {
+    this.#table.set(id, f);
+    this.#sortedIds = null;
+  }
+
   /** Number of entries in the table (not yet flushed). */
   get tableSize(): number {
     return this.#table.size;
@@ -132,7 +145,7 @@ export class DriveIndex {
     return items.map((it, i) => {
       const id = idOf(it.volume, it.key);
       const previous = it.previous === true ? this.#getById(id) : null;
-      this.#table.set(id, { kind: KIND_VALUE, place: places[i]! });
+      this.#tableSet(id, { kind: KIND_VALUE, place: places[i]! });
       return previous;
     });
   }
@@ -142,7 +155,7 @@ export class DriveIndex {
     const [place] = this.#log.append([(seed) => encodeRecord(KIND_DROP_KEY, volume, key, null, seed)]);
     const id = idOf(volume, key);
     const previous = this.#getById(id);
-    this.#table.set(id, { kind: KIND_DELETED, place: place! });
+    this.#tableSet(id, { kind: KIND_DELETED, place: place! });
     return previous;
   }
 
@@ -155,6 +168,7 @@ export class DriveIndex {
   #dropInTable(volume: string, at: LogPosition): void {
     const prefix = idOf(volume, '');
     for (const id of this.#table.keys()) if (id.startsWith(prefix)) this.#table.delete(id);
+    this.#sortedIds = null;
     this.#manifest.drops = [...this.#manifest.drops.filter((d) => d.volume !== volume), { volume, at }];
   }
 
@@ -193,6 +207,44 @@ export class DriveIndex {
     return false;
   }
 
+  /** A cursor over the live ids (cursor.ts), from the state the index has now. */
+  #cursor(): IndexCursor {
+    this.#sortedIds ??= [...this.#table.keys()].sort();
+    return new IndexCursor(this.#sortedIds, this.#table, this.#runs.map((r) => r.reader), (id, f) => f.kind === KIND_DELETED || this.#dropped(id, f.place));
+  }
+
+  /**
+   * The child segments of `dirKey` ("" or a prefix ending in "/") in `volume`: each key directly under it, and each
+   * first segment of the deeper keys (a subtree is skipped with one seek once its name is known). In UTF-8 byte order.
+   */
+  children(volume: string, dirKey: string): string[] {
+    const prefix = idOf(volume, dirKey);
+    const cur = this.#cursor();
+    cur.seek(prefix);
+    const names: string[] = [];
+    for (let e = cur.next(); e !== undefined && e.id.startsWith(prefix); e = cur.next()) {
+      const rest = e.id.slice(prefix.length);
+      const slash = rest.indexOf('/');
+      const name = slash < 0 ? rest : rest.slice(0, slash);
+      if (names[names.length - 1] !== name) names.push(name);
+      // '0' follows '/': the first id past every key under `name/`.
+      if (slash >= 0) cur.seek(`${prefix}${name}0`);
+    }
+    // A name both a key and a directory ("a", then "a!b", then "a/c") comes out twice, apart.
+    return [...new Set(names)].map(utf8Of);
+  }
+
+  /** Per name (a child segment of `dirKey`): its record when `withMeta` (null when none), and whether keys lie under it. */
+  childStates(volume: string, dirKey: string, names: readonly string[], withMeta: boolean): { meta: Buffer | null; children: boolean }[] {
+    const cur = this.#cursor();
+    return names.map((name) => {
+      const under = idOf(volume, `${dirKey}${name}/`);
+      cur.seek(under);
+      const e = cur.next();
+      return { meta: withMeta ? this.get(volume, `${dirKey}${name}`) : null, children: e !== undefined && e.id.startsWith(under) };
+    });
+  }
+
   #readMeta(place: Place): Buffer | null {
     if (this.#readBuf.length < place.length) this.#readBuf = Buffer.allocUnsafe(place.length);
     const r = this.#log.read(place, this.#readBuf);
@@ -221,6 +273,7 @@ export class DriveIndex {
     this.#manifest = { ...this.#manifest, runs: this.#runs.map((r) => r.name), covered };
     writeManifest(this.#dir, this.#manifest);
     this.#table = new Map();
+    this.#sortedIds = null;
     this.#mergeAlike();
   }
 

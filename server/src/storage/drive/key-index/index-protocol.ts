@@ -10,6 +10,8 @@ export type IndexOp =
   | { op: 'get'; dir: string; volume: string; key: string }
   | { op: 'delete'; dir: string; volume: string; key: string }
   | { op: 'dropVolume'; dir: string; volume: string }
+  | { op: 'children'; dir: string; volume: string; dirKey: string }
+  | { op: 'childStates'; dir: string; volume: string; dirKey: string; names: string[]; withMeta: boolean }
   | { op: 'flush'; dir: string }
   | { op: 'close'; dir: string };
 
@@ -20,7 +22,7 @@ export interface IndexRequest {
 
 /**
  * Per operation: its value (put: the replaced record per item, null when none or not asked for; get and delete: the
- * record or null; the others: null), or the error the drive's files gave (its errno code when there is one).
+ * record or null; children: the names; childStates: per name `{ meta, children }`; the others: null), or the error the drive's files gave (its errno code when there is one).
  */
 export type OpResult = { value: unknown } | { error: { code: string; message: string } };
 

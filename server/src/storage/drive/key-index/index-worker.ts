@@ -81,6 +81,7 @@ function handle(requests: IndexRequest[]): void {
 function buffersOf(value: unknown): ArrayBuffer[] {
   if (value instanceof Uint8Array) return value.byteOffset === 0 && value.byteLength === value.buffer.byteLength ? [value.buffer as ArrayBuffer] : [];
   if (Array.isArray(value)) return value.flatMap(buffersOf);
+  if (value !== null && typeof value === 'object' && 'meta' in value) return buffersOf((value as { meta: unknown }).meta);
   return [];
 }
 
@@ -93,6 +94,10 @@ function apply(op: Exclude<IndexOp, { op: 'put' }>): unknown {
       return indexOf(op.dir).get(op.volume, op.key);
     case 'delete':
       return indexOf(op.dir).delete(op.volume, op.key);
+    case 'children':
+      return indexOf(op.dir).children(op.volume, op.dirKey);
+    case 'childStates':
+      return indexOf(op.dir).childStates(op.volume, op.dirKey, op.names, op.withMeta);
     case 'dropVolume':
       indexOf(op.dir).dropVolume(op.volume);
       return null;
