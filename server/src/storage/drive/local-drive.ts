@@ -8,6 +8,7 @@ import { commitLogFor, type CommitLog, type LogRecord } from './commit-log.js';
 import { newNameDirs, syncDirs } from './dir-sync.js';
 import { openShardWriter } from './direct-shard-writer.js';
 import { InlineCommits } from './inline-commits.js';
+import { INDEX_DIR, IndexedObjects, keyIndexWanted } from './indexed-objects.js';
 import { DriveLayout, FORMAT_FILE, SYS_AREAS, TRASH_DIR, errno } from './drive-layout.js';
 import { ioPoolSaturated, runIoJob, warmIoPool } from './io-pool.js';
 import { COMMIT_EXISTED, COMMIT_NO_VOLUME, DRIVE_MISSING, DRIVE_UNFORMATTED } from './io-worker-source.js';
@@ -34,6 +35,10 @@ export class LocalDrive implements Drive {
   /** Inline commits are durable through it (commit-log.ts); one per root in the process. */
   readonly #log: CommitLog;
   #inline = new InlineCommits();
+  /** The drive's key index when it has that layout (indexed-objects.ts), looked up once. */
+  #indexed: Promise<IndexedObjects | null> | undefined;
+  /** Volumes known to exist here (key-index layout: an inline commit checks its bucket without a file-system call). */
+  readonly #volumes = new Set<string>();
 
   constructor(root: string) {
     this.endpoint = root;
@@ -44,6 +49,15 @@ export class LocalDrive implements Drive {
   /** Sends this drive's inline commits through `queue`, shared with the other local drives of its set (inline-commits.ts). */
   shareInlineCommits(queue: InlineCommits): void {
     this.#inline = queue;
+  }
+
+  /** The key index of a drive with that layout, else null. */
+  #objects(): Promise<IndexedObjects | null> {
+    this.#indexed ??= IndexedObjects.open(this.#l.sys).catch((err: unknown) => {
+      this.#indexed = undefined;
+      throw err;
+    });
+    return this.#indexed;
   }
 
   settled(): Promise<void> {
@@ -69,6 +83,7 @@ export class LocalDrive implements Drive {
     }
     try {
       for (const area of SYS_AREAS) await mkdir(join(this.#l.sys, area), { recursive: true });
+      if (keyIndexWanted()) await mkdir(join(this.#l.sys, INDEX_DIR), { recursive: true });
       await this.#atomicWrite(join(this.#l.sys, FORMAT_FILE), data);
       // A format lost in a power cut would make the drive look blank (dir-sync.ts).
       await syncDirs([this.#l.root, this.#l.sys, ...SYS_AREAS.map((a) => join(this.#l.sys, a))]);
@@ -77,6 +92,8 @@ export class LocalDrive implements Drive {
     } finally {
       // A (re)formatted drive: nothing read from it before vouches for anything.
       this.#l.changes.touchAll();
+      this.#indexed = undefined;
+      this.#volumes.clear();
     }
   }
 
@@ -145,6 +162,7 @@ export class LocalDrive implements Drive {
     try {
       await this.#atomicWrite(join(dir, VOLUME_META_FILE), meta);
       await syncDirs([dir, this.#l.root]);
+      this.#volumes.add(volume);
     } catch (err) {
       throw await this.#l.mapError(err, volume);
     } finally {
@@ -204,8 +222,11 @@ export class LocalDrive implements Drive {
   async deleteVolume(volume: string): Promise<void> {
     const dir = this.#l.volumeDir(volume);
     const trash = join(this.#l.sys, TRASH_DIR, randomUUID());
+    this.#volumes.delete(volume);
     try {
-      await this.#log.dropVolume(volume);
+      const ix = await this.#objects();
+      if (ix !== null) await ix.dropVolume(volume);
+      else await this.#log.dropVolume(volume);
       await rename(dir, trash);
       // Deleted for good before the answer; the trash too, or e2fsck may keep the bucket's old name (dir-sync.ts).
       await syncDirs([this.#l.root, dirname(trash)]);
@@ -311,6 +332,8 @@ export class LocalDrive implements Drive {
     const src = opts.srcDataPath === null ? null : this.#l.sysPath(opts.srcDataPath);
     let previous: Buffer | null = null;
     try {
+      const ix = await this.#objects();
+      if (ix !== null) return await this.#renameIndexed(ix, volume, key, meta, opts, volDir, dir, named, src);
       // Inline objects (no data directory to move in, no hashed segment names) commit through the log.
       const logged = src === null && named.length === 0 && await this.#log.ready();
       if (!logged) await this.#log.drop(volume, key);
@@ -338,8 +361,40 @@ export class LocalDrive implements Drive {
     return previous;
   }
 
+  /**
+   * renameData on a drive whose records are in its key index: a large object's data directory is moved in (and synced)
+   * first, then its record put in the index, then the data directories the replaced record had and this one does not
+   * keep are removed. An inline object makes no file-system call when its bucket is known to be here.
+   */
+  async #renameIndexed(
+    ix: IndexedObjects, volume: string, key: string, meta: Uint8Array, opts: RenameDataOptions, volDir: string, dir: string,
+    named: { dir: string; original: string }[], src: string | null,
+  ): Promise<Buffer | null> {
+    if (src !== null) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          // returnPrevious: no data directory dropped before the record that references them is replaced.
+          await this.#commit(volDir, dir, named, src, null, { ...opts, returnPrevious: true });
+          break;
+        } catch (err) {
+          if (attempt > 0 || errno(err) !== 'ENOENT') throw err;
+          await access(src);
+        }
+      }
+    } else {
+      await this.#knownVolume(volume);
+    }
+    const previous = await ix.put(volume, key, meta);
+    if (previous !== null && opts.returnPrevious !== true) {
+      await this.#dropStaleDataDirs(dir, opts).catch((err: unknown) => {
+        if (errno(err) !== 'ENOENT') throw err;
+      });
+    }
+    return opts.returnPrevious === true ? previous : null;
+  }
+
   async #commit(
-    volDir: string, dir: string, named: { dir: string; original: string }[], src: string | null, meta: Uint8Array, opts: RenameDataOptions,
+    volDir: string, dir: string, named: { dir: string; original: string }[], src: string | null, meta: Uint8Array | null, opts: RenameDataOptions,
   ): Promise<Buffer | null> {
     const created = await mkdir(dir, { recursive: true });
     if (created !== undefined && created.length <= volDir.length) {
@@ -347,7 +402,7 @@ export class LocalDrive implements Drive {
       await rm(created, { recursive: true, force: true });
       throw await this.#volumeMissing(volDir);
     }
-    const previous = opts.returnPrevious === true && created === undefined
+    const previous = meta !== null && opts.returnPrevious === true && created === undefined
       ? await readFile(join(dir, META_FILE)).catch((err: unknown) => {
         if (errno(err) !== 'ENOENT') throw err;
         return null;
@@ -375,7 +430,7 @@ export class LocalDrive implements Drive {
         await Promise.all(names.filter((n) => !keep.has(n)).map((n) => rm(join(target, n), { recursive: true, force: true })));
       }
     }
-    await this.#atomicWrite(join(dir, META_FILE), meta);
+    if (meta !== null) await this.#atomicWrite(join(dir, META_FILE), meta);
     // Durable before the drive answers (issue 9: fsync'd on write quorum before the 200): the new names too.
     await syncDirs([...newNameDirs(dir, created), ...named.map((n) => n.dir), ...moved]);
     // With returnPrevious the caller drops them, once the commit has write quorum (RenameDataOptions).
@@ -458,6 +513,12 @@ export class LocalDrive implements Drive {
   }
 
   async #readMeta(volume: string, key: string): Promise<Buffer> {
+    const ix = await this.#objects();
+    if (ix !== null) {
+      const bytes = await ix.get(volume, key).catch(async (err: unknown) => { throw await this.#l.mapError(err, key); });
+      if (bytes === null) throw new FileNotFoundError(this.endpoint, key);
+      return bytes;
+    }
     const path = `${this.#l.objectDir(volume, key).dir}/${META_FILE}`;
     if (ioPoolSaturated()) {
       // Workers backed up (cold reads, many drives): libuv's threads keep the reads parallel (io-pool.ts).
@@ -498,10 +559,14 @@ export class LocalDrive implements Drive {
     const volDir = this.#l.volumeDir(volume);
     const { dir } = this.#l.objectDir(volume, key);
     try {
-      await this.#log.drop(volume, key);
-      await unlink(join(dir, META_FILE)).catch((err: unknown) => {
-        if (errno(err) !== 'ENOENT' && errno(err) !== 'ENOTDIR') throw err;
-      });
+      const ix = await this.#objects();
+      if (ix !== null) await ix.delete(volume, key);
+      else {
+        await this.#log.drop(volume, key);
+        await unlink(join(dir, META_FILE)).catch((err: unknown) => {
+          if (errno(err) !== 'ENOENT' && errno(err) !== 'ENOTDIR') throw err;
+        });
+      }
       const names = await readdir(dir).catch(() => [] as string[]);
       await Promise.all(names.filter(isDataDirName).map((n) => rm(join(dir, n), { recursive: true, force: true })));
       const changed = await this.#pruneEmpty(dir, volDir);
@@ -535,15 +600,40 @@ export class LocalDrive implements Drive {
     return cur;
   }
 
-  listDir(volume: string, dirKey: string): Promise<string[]> {
+  async listDir(volume: string, dirKey: string): Promise<string[]> {
+    const ix = await this.#objects();
+    if (ix !== null) return this.#indexListing(volume, () => ix.children(volume, dirKey));
     return listDir(this.#l, volume, dirKey);
   }
 
-  scanDir(volume: string, dirKey: string, knownStamp: string | null): Promise<DirScan> {
+  async scanDir(volume: string, dirKey: string, knownStamp: string | null): Promise<DirScan> {
+    const ix = await this.#objects();
+    // No stamp yet: every scan reads the index again (indexed-objects.ts).
+    if (ix !== null) return { names: await this.#indexListing(volume, () => ix.children(volume, dirKey)), stamp: null };
     return scanDir(this.#l, volume, dirKey, knownStamp);
   }
 
-  readChildren(volume: string, dirKey: string, names: readonly string[], withMeta: boolean, known: readonly (string | null)[] | null = null): Promise<ChildState[]> {
+  async readChildren(volume: string, dirKey: string, names: readonly string[], withMeta: boolean, known: readonly (string | null)[] | null = null): Promise<ChildState[]> {
+    const ix = await this.#objects();
+    if (ix !== null) return this.#indexListing(volume, () => ix.childStates(volume, dirKey, names, withMeta));
     return readChildren(this.#l, volume, dirKey, names, withMeta, known);
+  }
+
+  /** Throws the drive's error when `volume` is not here; remembers one that is (key-index layout). */
+  async #knownVolume(volume: string): Promise<void> {
+    if (this.#volumes.has(volume)) return;
+    const volDir = this.#l.volumeDir(volume);
+    if (!(await stat(volDir).then((st) => st.isDirectory(), () => false))) throw await this.#volumeMissing(volDir);
+    this.#volumes.add(volume);
+  }
+
+  /** A listing of a drive with a key index: the bucket must be here, as for a directory walk (VolumeNotFoundError). */
+  async #indexListing<T>(volume: string, list: () => Promise<T>): Promise<T> {
+    await this.#knownVolume(volume);
+    try {
+      return await list();
+    } catch (err) {
+      throw await this.#l.mapError(err, volume);
+    }
   }
 }

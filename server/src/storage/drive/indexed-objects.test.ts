@@ -1,0 +1,72 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileNotFoundError, VolumeNotFoundError } from './drive-errors.js';
+import { LocalDrive } from './local-drive.js';
+import { VOLUME_META_FILE, encodeSegment } from './object-path.js';
+
+/** A drive formatted with the experimental key-index layout (indexed-objects.ts). */
+async function indexed(t: { after(fn: () => Promise<void>): void }): Promise<{ root: string; drive: LocalDrive }> {
+  const root = await mkdtemp(join(tmpdir(), 'svc-indexed-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  const drive = new LocalDrive(root);
+  process.env.SVC_KEY_INDEX = '1';
+  try {
+    await drive.writeFormat(Buffer.from('{}'));
+  } finally {
+    delete process.env.SVC_KEY_INDEX;
+  }
+  return { root, drive };
+}
+
+const noData = { srcDataPath: null, dataDir: null };
+
+test('a key-index drive keeps records in its index: no file per key, reads, listings and deletes as the Drive contract says', async (t) => {
+  const { root, drive } = await indexed(t);
+  assert.ok((await readdir(join(root, '.svc.sys'))).includes('index'));
+  await assert.rejects(drive.renameData('b', 'k', Buffer.from('m'), noData), VolumeNotFoundError);
+  await drive.makeVolume('b', Buffer.from('rec'));
+  const long = 'x'.repeat(400);
+  for (const key of ['a/b', 'a', `${long}/c`, 'é/ü']) await drive.renameData('b', key, Buffer.from(`meta:${key}`), noData);
+  assert.deepEqual(await readdir(join(root, 'b')), [VOLUME_META_FILE], 'no directory or file per inline key');
+  for (const key of ['a/b', 'a', `${long}/c`, 'é/ü']) assert.deepEqual(await drive.readMeta('b', key), Buffer.from(`meta:${key}`));
+  await assert.rejects(drive.readMeta('b', 'absent'), FileNotFoundError);
+  assert.deepEqual(await drive.listDir('b', ''), ['a', long, 'é']);
+  assert.deepEqual((await drive.scanDir('b', 'a/', null)).names, ['b']);
+  const states = await drive.readChildren('b', '', ['a', long, 'zz'], true);
+  assert.deepEqual(states.map((s) => [s.meta?.toString() ?? null, s.children]), [['meta:a', true], [null, true], [null, false]]);
+  // returnPrevious answers the replaced record.
+  assert.deepEqual(await drive.renameData('b', 'a', Buffer.from('meta:a2'), { ...noData, returnPrevious: true }), Buffer.from('meta:a'));
+  await drive.deleteObject('b', 'a');
+  await assert.rejects(drive.readMeta('b', 'a'), FileNotFoundError);
+  assert.deepEqual(await drive.readMeta('b', 'a/b'), Buffer.from('meta:a/b'));
+  await assert.rejects(drive.listDir('nope', ''), VolumeNotFoundError);
+});
+
+test('a key-index drive moves large objects\' data in, drops what an overwrite no longer references, and survives a reopen', async (t) => {
+  const { root, drive } = await indexed(t);
+  await drive.makeVolume('b', Buffer.alloc(0));
+  const dataDir = 'aaaaaaaa-0000-4000-8000-000000000001';
+  const src = 'tmp/upload-1';
+  await mkdir(join(root, '.svc.sys', src), { recursive: true });
+  await writeFile(join(root, '.svc.sys', src, 'part.1'), 'shard');
+  await drive.renameData('b', 'big', Buffer.from('meta:big'), { srcDataPath: src, dataDir });
+  assert.deepEqual(await readdir(join(root, 'b', encodeSegment('big').name)), [dataDir], 'the data directory, no metadata file');
+  const reader = await drive.openShardReader('b', 'big', dataDir, 'part.1');
+  assert.equal((await reader.read(0, 5)).toString(), 'shard');
+  await reader.close();
+  // An inline overwrite: the old data directory goes once the new record is in.
+  await drive.renameData('b', 'big', Buffer.from('meta:small'), noData);
+  assert.deepEqual(await readdir(join(root, 'b', encodeSegment('big').name)), []);
+  await drive.deleteObject('b', 'big');
+  await assert.rejects(drive.readMeta('b', 'big'), FileNotFoundError);
+  await drive.renameData('b', 'kept', Buffer.from('meta:kept'), noData);
+  // Another LocalDrive on the same root (a restart of the process's view): the index answers the same.
+  const again = new LocalDrive(root);
+  assert.deepEqual(await again.readMeta('b', 'kept'), Buffer.from('meta:kept'));
+  await drive.deleteVolume('b');
+  await drive.makeVolume('b', Buffer.alloc(0));
+  await assert.rejects(drive.readMeta('b', 'kept'), FileNotFoundError, 'a deleted bucket\'s records are gone');
+});

@@ -1,0 +1,74 @@
+import { stat } from 'node:fs/promises';
+import type { ChildState } from './drive.js';
+import { indexHostFor, type IndexHost } from './key-index/index-host.js';
+
+/**
+ * A local drive's object records kept in its key index (key-index/) instead of a metadata file per key: the drive
+ * layout the next store is built towards (docs/performance.md, "The index worker: design"; issue 9 point 2). Large
+ * objects keep their data directories under the key's directory; only the records move.
+ *
+ * EXPERIMENTAL, for development and measurement only: a drive gets this layout when it is formatted with
+ * `SVC_KEY_INDEX=1` in the environment (an `index` directory in its system area says so from then on). Listings work
+ * but cannot be vouched for by stamps yet (every listing reads again), deleted buckets' entries are not purged from
+ * runs, and the value log's space is not taken back: not for data anyone keeps.
+ */
+
+/** The system area's directory holding a drive's key index; its presence selects the layout. */
+export const INDEX_DIR = 'index';
+
+/** Whether new formats get the key index (the experimental layout above). */
+export function keyIndexWanted(): boolean {
+  return process.env.SVC_KEY_INDEX === '1';
+}
+
+export class IndexedObjects {
+  readonly #host: IndexHost;
+  readonly #dir: string;
+
+  private constructor(host: IndexHost, dir: string) {
+    this.#host = host;
+    this.#dir = dir;
+  }
+
+  /** The drive's key index when its system area `sys` has one (opened on its device's worker), else null. */
+  static async open(sys: string): Promise<IndexedObjects | null> {
+    const dir = `${sys}/${INDEX_DIR}`;
+    const s = await stat(dir).catch(() => null);
+    if (s === null || !s.isDirectory()) return null;
+    const host = indexHostFor(String(s.dev));
+    await host.call({ op: 'open', dir });
+    return new IndexedObjects(host, dir);
+  }
+
+  /** Commits the key's record durably; resolves with the record it replaced (null when none). */
+  async put(volume: string, key: string, meta: Uint8Array): Promise<Buffer | null> {
+    const [previous] = (await this.#host.call({ op: 'put', dir: this.#dir, items: [{ volume, key, meta, previous: true }] })) as (Uint8Array | null)[];
+    return asBuffer(previous ?? null);
+  }
+
+  async get(volume: string, key: string): Promise<Buffer | null> {
+    return asBuffer((await this.#host.call({ op: 'get', dir: this.#dir, volume, key })) as Uint8Array | null);
+  }
+
+  /** Deletes the key's record durably; resolves with the record it had (null when none). */
+  async delete(volume: string, key: string): Promise<Buffer | null> {
+    return asBuffer((await this.#host.call({ op: 'delete', dir: this.#dir, volume, key })) as Uint8Array | null);
+  }
+
+  async dropVolume(volume: string): Promise<void> {
+    await this.#host.call({ op: 'dropVolume', dir: this.#dir, volume });
+  }
+
+  async children(volume: string, dirKey: string): Promise<string[]> {
+    return (await this.#host.call({ op: 'children', dir: this.#dir, volume, dirKey })) as string[];
+  }
+
+  async childStates(volume: string, dirKey: string, names: readonly string[], withMeta: boolean): Promise<ChildState[]> {
+    const states = (await this.#host.call({ op: 'childStates', dir: this.#dir, volume, dirKey, names: [...names], withMeta })) as { meta: Uint8Array | null; children: boolean }[];
+    return states.map((s) => ({ meta: asBuffer(s.meta), children: s.children, stamp: null }));
+  }
+}
+
+function asBuffer(bytes: Uint8Array | null): Buffer | null {
+  return bytes === null ? null : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
