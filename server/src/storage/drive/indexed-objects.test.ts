@@ -70,3 +70,22 @@ test('a key-index drive moves large objects\' data in, drops what an overwrite n
   await drive.makeVolume('b', Buffer.alloc(0));
   await assert.rejects(drive.readMeta('b', 'kept'), FileNotFoundError, 'a deleted bucket\'s records are gone');
 });
+
+test('a key-index drive stamps its listings: unchanged children and directories are vouched for until a key under them changes', async (t) => {
+  const { drive } = await indexed(t);
+  await drive.makeVolume('b', Buffer.alloc(0));
+  for (const key of ['d/1', 'd/2', 'd/sub/3']) await drive.renameData('b', key, Buffer.from(`meta:${key}`), noData);
+  const scan = await drive.scanDir('b', 'd/', null);
+  assert.deepEqual(scan.names, ['1', '2', 'sub']);
+  assert.ok(scan.stamp !== null);
+  assert.deepEqual(await drive.scanDir('b', 'd/', scan.stamp), { names: null, stamp: scan.stamp }, 'unchanged: vouched');
+  assert.equal((await drive.scanDir('b', '', null)).stamp, null, 'the top level is never vouched for');
+  const first = await drive.readChildren('b', 'd/', ['1', '2'], true);
+  const again = await drive.readChildren('b', 'd/', ['1', '2'], true, first.map((c) => c.stamp ?? null));
+  assert.deepEqual(again.map((c) => c.same === true), [true, true]);
+  await drive.renameData('b', 'd/2', Buffer.from('meta:d/2 v2'), noData);
+  const after = await drive.readChildren('b', 'd/', ['1', '2'], true, first.map((c) => c.stamp ?? null));
+  assert.deepEqual(after.map((c) => c.same === true), [true, false]);
+  assert.deepEqual(after[1]!.meta, Buffer.from('meta:d/2 v2'));
+  assert.deepEqual((await drive.scanDir('b', 'd/', scan.stamp)).names, ['1', '2', 'sub'], 'a change under d/ voids its stamp');
+});

@@ -8,9 +8,8 @@ import { indexHostFor, type IndexHost } from './key-index/index-host.js';
  * objects keep their data directories under the key's directory; only the records move.
  *
  * EXPERIMENTAL, for development and measurement only: a drive gets this layout when it is formatted with
- * `SVC_KEY_INDEX=1` in the environment (an `index` directory in its system area says so from then on). Listings work
- * but cannot be vouched for by stamps yet (every listing reads again), deleted buckets' entries are not purged from
- * runs, and the value log's space is not taken back: not for data anyone keeps.
+ * `SVC_KEY_INDEX=1` in the environment (an `index` directory in its system area says so from then on). Deleted
+ * buckets' entries are not purged from runs and the value log's space is not taken back: not for data anyone keeps.
  */
 
 /** The system area's directory holding a drive's key index; its presence selects the layout. */
@@ -65,7 +64,7 @@ export class IndexedObjects {
 
   async childStates(volume: string, dirKey: string, names: readonly string[], withMeta: boolean): Promise<ChildState[]> {
     const states = (await this.#host.call({ op: 'childStates', dir: this.#dir, volume, dirKey, names: [...names], withMeta })) as { meta: Uint8Array | null; children: boolean }[];
-    return states.map((s) => ({ meta: asBuffer(s.meta), children: s.children, stamp: null }));
+    return states.map((s) => ({ meta: asBuffer(s.meta), children: s.children }));
   }
 }
 

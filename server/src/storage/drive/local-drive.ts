@@ -14,6 +14,7 @@ import { ioPoolSaturated, runIoJob, warmIoPool } from './io-pool.js';
 import { COMMIT_EXISTED, COMMIT_NO_VOLUME, DRIVE_MISSING, DRIVE_UNFORMATTED } from './io-worker-source.js';
 import { LocalShardReader, readSmallFile } from './local-shard-io.js';
 import { listDir, readChildren, scanDir } from './local-listing.js';
+import { readChildrenIndexed, scanIndexed } from './indexed-listing.js';
 import {
   DiskNotFoundError, FileNotFoundError, UnformattedDiskError, VolumeExistsError, VolumeNotFoundError,
 } from './drive-errors.js';
@@ -608,14 +609,13 @@ export class LocalDrive implements Drive {
 
   async scanDir(volume: string, dirKey: string, knownStamp: string | null): Promise<DirScan> {
     const ix = await this.#objects();
-    // No stamp yet: every scan reads the index again (indexed-objects.ts).
-    if (ix !== null) return { names: await this.#indexListing(volume, () => ix.children(volume, dirKey)), stamp: null };
+    if (ix !== null) return this.#indexListing(volume, () => scanIndexed(this.#l, ix, volume, dirKey, knownStamp));
     return scanDir(this.#l, volume, dirKey, knownStamp);
   }
 
   async readChildren(volume: string, dirKey: string, names: readonly string[], withMeta: boolean, known: readonly (string | null)[] | null = null): Promise<ChildState[]> {
     const ix = await this.#objects();
-    if (ix !== null) return this.#indexListing(volume, () => ix.childStates(volume, dirKey, names, withMeta));
+    if (ix !== null) return this.#indexListing(volume, () => readChildrenIndexed(this.#l, ix, volume, dirKey, names, withMeta, known));
     return readChildren(this.#l, volume, dirKey, names, withMeta, known);
   }
 

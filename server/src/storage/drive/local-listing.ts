@@ -63,10 +63,14 @@ export async function scanDir(l: DriveLayout, volume: string, dirKey: string, kn
   return { names, stamp: a.stamp };
 }
 
-export async function readChildren(
-  l: DriveLayout, volume: string, dirKey: string, names: readonly string[], withMeta: boolean, known: readonly (string | null)[] | null = null,
-): Promise<ChildState[]> {
-  const dir = l.keyDir(volume, dirKey);
+/**
+ * Checks a readChildren call's arguments (they come over the RPC too), and splits its children: those the caller's
+ * stamps still vouch for (`same`, answered without a read: change-log.ts) and those to read (`read`), under a stamp
+ * taken before the read (null without metadata).
+ */
+export function vouchedChildren(
+  l: DriveLayout, volume: string, dirKey: string, names: readonly string[], withMeta: boolean, known: readonly (string | null)[] | null,
+): { stamp: string | null; read: number[]; same: boolean[] } {
   if (!Array.isArray(names) || names.length > MAX_CHILDREN_BATCH) throw new InvalidDrivePathError('invalid list of names');
   for (const n of names) {
     if (typeof n !== 'string' || n.includes('/')) throw new InvalidDrivePathError(`invalid key segment: ${JSON.stringify(n)}`);
@@ -76,8 +80,6 @@ export async function readChildren(
     && (!Array.isArray(known) || known.length !== names.length || !known.every((k) => k === null || typeof k === 'string'))) {
     throw new InvalidDrivePathError('invalid list of known stamps');
   }
-  // Children this drive vouches are unchanged since the caller's stamp are answered `same` without being read
-  // (change-log.ts); the others are read, under a stamp taken before the read.
   const stamp = withMeta ? l.changes.stamp() : null;
   const read: number[] = [];
   const same: boolean[] = names.map((n, i) => {
@@ -86,6 +88,14 @@ export async function readChildren(
     read.push(i);
     return false;
   });
+  return { stamp, read, same };
+}
+
+export async function readChildren(
+  l: DriveLayout, volume: string, dirKey: string, names: readonly string[], withMeta: boolean, known: readonly (string | null)[] | null = null,
+): Promise<ChildState[]> {
+  const dir = l.keyDir(volume, dirKey);
+  const { stamp, read, same } = vouchedChildren(l, volume, dirKey, names, withMeta, known);
   const encoded = read.map((i) => encodeSegment(names[i]!).name);
   // Run even with nothing to read: the job also checks that the directory is there (a wiped drive answers so).
   const a = await runIoJob({ op: 'children', dir, names: encoded, withMeta: withMeta === true }).catch((err: unknown) => {

@@ -234,14 +234,25 @@ export class DriveIndex {
     return [...new Set(names)].map(utf8Of);
   }
 
-  /** Per name (a child segment of `dirKey`): its record when `withMeta` (null when none), and whether keys lie under it. */
+  /**
+   * Per name (a child segment of `dirKey`): its record when `withMeta` (null when none), and whether keys lie under it.
+   * Seeks on one cursor: the key itself, then the first key under `name/` (names in order, as listings ask, move the
+   * cursor forward through blocks it has read already).
+   */
   childStates(volume: string, dirKey: string, names: readonly string[], withMeta: boolean): { meta: Buffer | null; children: boolean }[] {
     const cur = this.#cursor();
     return names.map((name) => {
-      const under = idOf(volume, `${dirKey}${name}/`);
-      cur.seek(under);
-      const e = cur.next();
-      return { meta: withMeta ? this.get(volume, `${dirKey}${name}`) : null, children: e !== undefined && e.id.startsWith(under) };
+      const id = idOf(volume, `${dirKey}${name}`);
+      let meta: Buffer | null = null;
+      if (withMeta) {
+        cur.seek(id);
+        const e = cur.next();
+        if (e !== undefined && e.id === id) meta = this.#readMeta(e.found.place);
+      }
+      // Not simply the entry after the key's: "a!b" sorts between "a" and "a/b".
+      cur.seek(`${id}/`);
+      const under = cur.next();
+      return { meta, children: under !== undefined && under.id.startsWith(`${id}/`) };
     });
   }
 
