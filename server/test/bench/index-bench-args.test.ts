@@ -14,7 +14,7 @@ for (const args of [['--writers', '0'], ['--writers', '1.5'], ['--seconds', '-1'
     const r = spawnSync(process.execPath, ['--import', 'tsx', SCRIPT, ...args], { encoding: 'utf8', timeout: 60_000 });
     assert.equal(r.status, 2, r.stderr);
     assert.equal(r.stdout, '');
-    const want = args.length === 1 ? 'bench:index: --seconds needs a value\n' : 'bench:index: --writers takes a positive integer, --seconds a positive number, --sync FULL or NORMAL, --store sqlite, files, runs or log\n';
+    const want = args.length === 1 ? 'bench:index: --seconds needs a value\n' : 'bench:index: --writers takes a positive integer, --seconds a positive number, --sync FULL or NORMAL, --store sqlite, files, runs, log or index\n';
     assert.equal(r.stderr, want);
   });
 }
