@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileNotFoundError, VolumeNotFoundError } from './drive-errors.js';
+import { FileNotFoundError, InvalidDrivePathError, UnformattedDiskError, VolumeNotFoundError } from './drive-errors.js';
 import { LocalDrive } from './local-drive.js';
 import { VOLUME_META_FILE, encodeSegment } from './object-path.js';
 
@@ -88,4 +88,25 @@ test('a key-index drive stamps its listings: unchanged children and directories 
   assert.deepEqual(after.map((c) => c.same === true), [true, false]);
   assert.deepEqual(after[1]!.meta, Buffer.from('meta:d/2 v2'));
   assert.deepEqual((await drive.scanDir('b', 'd/', scan.stamp)).names, ['1', '2', 'sub'], 'a change under d/ voids its stamp');
+});
+
+test('a key-index drive wiped under a running server answers the drive\'s error, and starts empty once formatted again', async (t) => {
+  const { root, drive } = await indexed(t);
+  await drive.makeVolume('b', Buffer.alloc(0));
+  await drive.renameData('b', 'k', Buffer.from('meta:k'), noData);
+  for (const n of await readdir(root)) await rm(join(root, n), { recursive: true, force: true });
+  await assert.rejects(drive.renameData('b', 'k2', Buffer.from('m'), noData), UnformattedDiskError, 'no write lands in removed files');
+  await assert.rejects(drive.readMeta('b', 'k'), UnformattedDiskError);
+  await assert.rejects(drive.listDir('b', ''), UnformattedDiskError);
+  process.env.SVC_KEY_INDEX = '1';
+  try {
+    await drive.writeFormat(Buffer.from('{}'));
+  } finally {
+    delete process.env.SVC_KEY_INDEX;
+  }
+  await drive.makeVolume('b', Buffer.alloc(0));
+  await assert.rejects(drive.readMeta('b', 'k'), FileNotFoundError, 'the old index is not read again');
+  await drive.renameData('b', 'k', Buffer.from('meta:new'), noData);
+  assert.deepEqual(await drive.readMeta('b', 'k'), Buffer.from('meta:new'));
+  await assert.rejects(drive.readChildren('b', 'd', ['a'], true), InvalidDrivePathError);
 });

@@ -111,6 +111,8 @@ export class LocalDrive implements Drive {
 
   /** Also replays the commit logs an earlier process left on this drive (commit-log.ts), before anything else uses them. */
   async cleanTemp(olderThanMs = 0): Promise<void> {
+    // A key index is looked up again (and reopened by its worker if its files were replaced: index-worker.ts).
+    this.#indexed = undefined;
     if ((await this.#l.rootState()) === 'ok') {
       for (const area of SYS_AREAS) await mkdir(join(this.#l.sys, area), { recursive: true });
       try {
@@ -517,8 +519,12 @@ export class LocalDrive implements Drive {
     const ix = await this.#objects();
     if (ix !== null) {
       const bytes = await ix.get(volume, key).catch(async (err: unknown) => { throw await this.#l.mapError(err, key); });
-      if (bytes === null) throw new FileNotFoundError(this.endpoint, key);
-      return bytes;
+      if (bytes !== null) return bytes;
+      // An absent key on a drive that is not there (any more) is the drive's error, not "no such key" (as ReadJob.guard).
+      const state = await this.#l.rootState();
+      if (state === 'missing') throw new DiskNotFoundError(this.endpoint);
+      if (state === 'unformatted') throw new UnformattedDiskError(this.endpoint);
+      throw new FileNotFoundError(this.endpoint, key);
     }
     const path = `${this.#l.objectDir(volume, key).dir}/${META_FILE}`;
     if (ioPoolSaturated()) {
@@ -603,19 +609,19 @@ export class LocalDrive implements Drive {
 
   async listDir(volume: string, dirKey: string): Promise<string[]> {
     const ix = await this.#objects();
-    if (ix !== null) return this.#indexListing(volume, () => ix.children(volume, dirKey));
+    if (ix !== null) return this.#indexListing(volume, dirKey, () => ix.children(volume, dirKey));
     return listDir(this.#l, volume, dirKey);
   }
 
   async scanDir(volume: string, dirKey: string, knownStamp: string | null): Promise<DirScan> {
     const ix = await this.#objects();
-    if (ix !== null) return this.#indexListing(volume, () => scanIndexed(this.#l, ix, volume, dirKey, knownStamp));
+    if (ix !== null) return this.#indexListing(volume, dirKey, () => scanIndexed(this.#l, ix, volume, dirKey, knownStamp));
     return scanDir(this.#l, volume, dirKey, knownStamp);
   }
 
   async readChildren(volume: string, dirKey: string, names: readonly string[], withMeta: boolean, known: readonly (string | null)[] | null = null): Promise<ChildState[]> {
     const ix = await this.#objects();
-    if (ix !== null) return this.#indexListing(volume, () => readChildrenIndexed(this.#l, ix, volume, dirKey, names, withMeta, known));
+    if (ix !== null) return this.#indexListing(volume, dirKey, () => readChildrenIndexed(this.#l, ix, volume, dirKey, names, withMeta, known));
     return readChildren(this.#l, volume, dirKey, names, withMeta, known);
   }
 
@@ -627,8 +633,14 @@ export class LocalDrive implements Drive {
     this.#volumes.add(volume);
   }
 
-  /** A listing of a drive with a key index: the bucket must be here, as for a directory walk (VolumeNotFoundError). */
-  async #indexListing<T>(volume: string, list: () => Promise<T>): Promise<T> {
+  /**
+   * A listing of a drive with a key index: the key directory well formed and the bucket here, as for a directory walk
+   * (InvalidDrivePathError, VolumeNotFoundError, the drive's own error).
+   */
+  async #indexListing<T>(volume: string, dirKey: string, list: () => Promise<T>): Promise<T> {
+    this.#l.keyDir(volume, dirKey);
+    // Checked every time (one stat per batch): a listing must see a bucket or a drive that went away.
+    this.#volumes.delete(volume);
     await this.#knownVolume(volume);
     try {
       return await list();

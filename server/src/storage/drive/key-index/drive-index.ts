@@ -122,6 +122,16 @@ export class DriveIndex {
     }
   }
 
+  /** Throws ENOENT once the index's files lost their names (its drive wiped): nothing is answered from them any more. */
+  #check(): void {
+    if (!this.#log.linked()) throw Object.assign(new Error(`key index ${this.#dir}: its files were removed`), { code: 'ENOENT' });
+  }
+
+  /** Whether the index's files still have names (value-log.ts `linked`). */
+  get linked(): boolean {
+    return this.#log.linked();
+  }
+
   #tableSet(id: string, f: Found): void {
     this.#table.set(id, f);
     this.#sortedIds = null;
@@ -141,6 +151,7 @@ export class DriveIndex {
    * for it, the record it replaced (null when none; a later item of the same key sees the earlier one).
    */
   put(items: readonly PutItem[]): (Buffer | null)[] {
+    this.#check();
     const places = this.#log.append(items.map((it) => (seed: number) => encodeRecord(KIND_META, it.volume, it.key, it.meta, seed)));
     return items.map((it, i) => {
       const id = idOf(it.volume, it.key);
@@ -152,6 +163,7 @@ export class DriveIndex {
 
   /** Deletes a key durably; answers the record it had (null when none). */
   delete(volume: string, key: string): Buffer | null {
+    this.#check();
     const [place] = this.#log.append([(seed) => encodeRecord(KIND_DROP_KEY, volume, key, null, seed)]);
     const id = idOf(volume, key);
     const previous = this.#getById(id);
@@ -161,6 +173,7 @@ export class DriveIndex {
 
   /** Drops every key of `volume` durably (a bucket deleted with its contents). */
   dropVolume(volume: string): void {
+    this.#check();
     const [place] = this.#log.append([(seed) => encodeRecord(KIND_DROP_VOLUME, volume, '', null, seed)]);
     this.#dropInTable(volume, { gen: this.#log.genOf(place!.segment), offset: place!.offset });
   }
@@ -174,6 +187,7 @@ export class DriveIndex {
 
   /** The key's record, or null. */
   get(volume: string, key: string): Buffer | null {
+    this.#check();
     return this.#getById(idOf(volume, key));
   }
 
@@ -218,6 +232,7 @@ export class DriveIndex {
    * first segment of the deeper keys (a subtree is skipped with one seek once its name is known). In UTF-8 byte order.
    */
   children(volume: string, dirKey: string): string[] {
+    this.#check();
     const prefix = idOf(volume, dirKey);
     const cur = this.#cursor();
     cur.seek(prefix);
@@ -240,6 +255,7 @@ export class DriveIndex {
    * cursor forward through blocks it has read already).
    */
   childStates(volume: string, dirKey: string, names: readonly string[], withMeta: boolean): { meta: Buffer | null; children: boolean }[] {
+    this.#check();
     const cur = this.#cursor();
     return names.map((name) => {
       const id = idOf(volume, `${dirKey}${name}`);

@@ -11,13 +11,18 @@ import type { IndexOp, IndexReply, IndexRequest, OpResult } from './index-protoc
  * again the indexes this host had opened (their files hold everything that was answered).
  */
 
-/** An operation the worker answered with an error: its errno code when the drive's files gave one. */
+/**
+ * An operation the worker answered with an error: its errno code when the drive's files gave one (`errno` set, as on
+ * a Node.js system error, so that the drive maps it like any other: drive-layout.ts mapError).
+ */
 export class IndexOpError extends Error {
   readonly code: string;
-  constructor(code: string, message: string) {
+  readonly errno: number;
+  constructor(code: string, message: string, errno = -1) {
     super(message);
     this.name = 'IndexOpError';
     this.code = code;
+    this.errno = errno;
   }
 }
 
@@ -76,7 +81,7 @@ export class IndexHost {
       this.#waiting.delete(reply.rid);
       if (this.#waiting.size === 0) worker.unref();
       reply.results.forEach((r: OpResult, i) => {
-        if ('error' in r) waiters[i]!.reject(new IndexOpError(r.error.code, r.error.message));
+        if ('error' in r) waiters[i]!.reject(new IndexOpError(r.error.code, r.error.message, r.error.errno));
         else waiters[i]!.resolve(r.value);
       });
     });

@@ -24,7 +24,7 @@ export interface IndexRequest {
  * Per operation: its value (put: the replaced record per item, null when none or not asked for; get and delete: the
  * record or null; children: the names; childStates: per name `{ meta, children }`; the others: null), or the error the drive's files gave (its errno code when there is one).
  */
-export type OpResult = { value: unknown } | { error: { code: string; message: string } };
+export type OpResult = { value: unknown } | { error: { code: string; message: string; errno?: number } };
 
 export interface IndexReply {
   rid: number;

@@ -23,7 +23,7 @@ function indexOf(dir: string): DriveIndex {
 
 function failure(err: unknown): OpResult {
   const e = err as NodeJS.ErrnoException;
-  return { error: { code: typeof e?.code === 'string' ? e.code : 'EIO', message: String(e?.message ?? err) } };
+  return { error: { code: typeof e?.code === 'string' ? e.code : 'EIO', message: String(e?.message ?? err), errno: typeof e?.errno === 'number' ? e.errno : undefined } };
 }
 
 /** Applies a drain's requests in order; consecutive puts to a drive are written together. */
@@ -87,9 +87,14 @@ function buffersOf(value: unknown): ArrayBuffer[] {
 
 function apply(op: Exclude<IndexOp, { op: 'put' }>): unknown {
   switch (op.op) {
-    case 'open':
-      if (!indexes.has(op.dir)) indexes.set(op.dir, new DriveIndex(op.dir, { segmentBytes: op.segmentBytes }));
+    case 'open': {
+      const open = indexes.get(op.dir);
+      if (open !== undefined && open.linked) return null;
+      // A drive wiped and formatted again: the index open on its old files goes, a new one starts.
+      if (open !== undefined) closeQuietly(op.dir, open);
+      indexes.set(op.dir, new DriveIndex(op.dir, { segmentBytes: op.segmentBytes }));
       return null;
+    }
     case 'get':
       return indexOf(op.dir).get(op.volume, op.key);
     case 'delete':
@@ -106,13 +111,24 @@ function apply(op: Exclude<IndexOp, { op: 'put' }>): unknown {
       return null;
     case 'close': {
       const ix = indexes.get(op.dir);
-      if (ix !== undefined) {
-        indexes.delete(op.dir);
-        ix.flush();
-        ix.close();
-      }
+      if (ix !== undefined) closeQuietly(op.dir, ix);
       return null;
     }
+  }
+}
+
+/** Flushes (when its files are still there) and closes an index; it is forgotten whatever fails. */
+function closeQuietly(dir: string, ix: DriveIndex): void {
+  indexes.delete(dir);
+  try {
+    if (ix.linked) ix.flush();
+  } catch {
+    // Its log holds what the table held: the next open replays it.
+  }
+  try {
+    ix.close();
+  } catch {
+    // Descriptors of removed files: nothing left to keep.
   }
 }
 
@@ -125,7 +141,7 @@ function flushOne(ix: DriveIndex): void {
 }
 
 setInterval(() => {
-  for (const ix of indexes.values()) flushOne(ix);
+  for (const ix of indexes.values()) if (ix.linked) flushOne(ix);
 }, FLUSH_MS).unref();
 
 parentPort!.on('message', (first: IndexRequest) => {

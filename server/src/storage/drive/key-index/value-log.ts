@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, writeSync, writevSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readSync, writeSync, writevSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import { syncDirSync } from './sync-files.js';
 import { USE_HEADER_BYTES, encodeUseHeader, readUseHeader, recordAt } from '../commit-log-record.js';
@@ -200,6 +200,15 @@ export class ValueLog {
       writeSync(seg.fd, ZEROS, 0, n, seg.prepared);
       seg.prepared += n;
     }
+  }
+
+  /**
+   * Whether the log's files still have names: a drive wiped under a running server leaves its index writing into
+   * unlinked files, which no replay would ever read (one fstat).
+   */
+  linked(): boolean {
+    const seg = this.#current ?? this.#segments.values().next().value;
+    return seg === undefined ? existsSync(this.#dir) : fstatSync(seg.fd).nlink > 0;
   }
 
   close(): void {
