@@ -69,7 +69,10 @@ test('power cut: a new server on what reached the disk serves every object the f
     servers.push(next);
     const c = s3Client(next.url, creds.accessKey, creds.secretKey);
     for (const [key, body] of expected) {
-      const got = await c.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
+      // A failure names the key and what e2fsck repaired on the cut disk (what a boot would have done to it).
+      const got = await c.send(new GetObjectCommand({ Bucket: BUCKET, Key: key })).catch((err: Error) => {
+        throw new Error(`${key} after the cut: ${err.message}\ne2fsck: ${cut.repairs ?? ''}`, { cause: err });
+      });
       assert.ok((await bodyBytes(got.Body)).equals(body), `${key} after the cut`);
     }
     await next.kill9();

@@ -16,6 +16,8 @@ const run = promisify(execFile);
 export interface Disk {
   image: string;
   mount: string;
+  /** What `e2fsck -fy` said it repaired after a cut (empty for a disk never cut): a failing test prints it. */
+  repairs?: string;
 }
 
 type Cleanup = { after(fn: () => Promise<void>): void };
@@ -52,8 +54,10 @@ export async function powerCut(t: Cleanup, disk: Disk): Promise<Disk> {
   await copyFile(disk.image, image);
   t.after(() => rm(image, { force: true }));
   // 0: clean, 1: errors corrected (a cut of a journal-less file system leaves some); anything else fails.
-  await run('e2fsck', ['-fy', image]).catch((err: { code?: number }) => {
+  let repairs = '';
+  await run('e2fsck', ['-fy', image]).catch((err: { code?: number; stdout?: string }) => {
     if (err.code !== 1) throw err;
+    repairs = err.stdout ?? '';
   });
-  return mountImage(t, image);
+  return { ...(await mountImage(t, image)), repairs };
 }
