@@ -15,6 +15,14 @@ import { indexHostFor, type IndexHost } from './key-index/index-host.js';
 /** The system area's directory holding a drive's key index; its presence selects the layout. */
 export const INDEX_DIR = 'index';
 
+/**
+ * Index workers per device (its drives dealt among them). Every lookup of a drive is its worker's, so one worker per
+ * device bounded 4 KiB GETs at 16 in flight: `npm run bench -- --only small` on four drives of one disk, alternated
+ * twice, GET c16 7,083 and 6,529 with one worker against 8,579 and 8,255 with two (PUT c16 3,030 and 2,819 against
+ * 2,697 and 2,581: the batches of one write per drive shrink; docs/performance.md, twenty-fifth session).
+ */
+const WORKERS_PER_DEVICE = 2;
+
 /** Whether new formats get the key index (the experimental layout above). */
 export function keyIndexWanted(): boolean {
   return process.env.SVC_KEY_INDEX === '1';
@@ -34,7 +42,7 @@ export class IndexedObjects {
     const dir = `${sys}/${INDEX_DIR}`;
     const s = await stat(dir).catch(() => null);
     if (s === null || !s.isDirectory()) return null;
-    const host = indexHostFor(String(s.dev));
+    const host = indexHostFor(String(s.dev), dir, WORKERS_PER_DEVICE);
     await host.call({ op: 'open', dir });
     return new IndexedObjects(host, dir);
   }

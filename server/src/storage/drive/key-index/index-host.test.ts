@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IndexHost, IndexOpError } from './index-host.js';
+import { IndexHost, IndexOpError, indexHostFor } from './index-host.js';
 
 const rec = (s: string): Uint8Array => Buffer.from(`record ${s}`);
 const text = (v: unknown): string | null => (v === null ? null : Buffer.from(v as Uint8Array).toString());
@@ -40,4 +40,12 @@ test('one worker serves several drives: puts of one turn, reads, deletes and dro
     await host.terminate();
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+test('a device\'s drives are dealt among its workers, each drive always to the same one', () => {
+  const dev = `test-device-${Math.random()}`;
+  const [a, b, c] = ['/x/a', '/x/b', '/x/c'].map((d) => indexHostFor(dev, `${dev}${d}`, 2));
+  assert.notEqual(a, b);
+  assert.equal(a, c);
+  assert.equal(indexHostFor(dev, `${dev}/x/b`, 2), b, 'asked again (a drive reopened): the same worker');
 });

@@ -116,11 +116,21 @@ export class IndexHost {
   }
 }
 
-const hosts = new Map<string, IndexHost>();
+const hosts = new Map<string, IndexHost[]>();
+/** Each index directory stays with the host it was first given: two workers must never open the same files. */
+const hostOfDir = new Map<string, IndexHost>();
 
-/** The host of the drives on `device` (a local drive's `stat().dev`): one worker per device in the process. */
-export function indexHostFor(device: string): IndexHost {
-  let h = hosts.get(device);
-  if (h === undefined) hosts.set(device, (h = new IndexHost()));
-  return h;
+/**
+ * The host of the index in `dir`, on `device` (its drive's `stat().dev`): `perDevice` workers per device in the
+ * process, the device's drives dealt round-robin among them, each drive always to the same one.
+ */
+export function indexHostFor(device: string, dir: string, perDevice = 1): IndexHost {
+  const known = hostOfDir.get(dir);
+  if (known !== undefined) return known;
+  let hs = hosts.get(device);
+  if (hs === undefined) hosts.set(device, (hs = []));
+  const slot = [...hostOfDir.values()].filter((h) => hs.includes(h)).length % perDevice;
+  hs[slot] ??= new IndexHost();
+  hostOfDir.set(dir, hs[slot]);
+  return hs[slot];
 }
