@@ -40,6 +40,13 @@ const { workerData } = require('node:worker_threads');
   await import(workerData.url);
 })().catch((err) => process.nextTick(() => { throw err; }));
 `;
+/**
+ * The workers' young generation, kept small: what they allocate (a batch's records, a block read) dies within the
+ * message. `npm run bench -- --only small` with the key-index layout: peak RSS of the 64-way small-object load
+ * 340-347 MiB with 4 MiB against 444 with V8's default (point 4 asks for 400), 4 KiB PUT c16 2,556-2,774, GET c16
+ * 8,727-9,099 (docs/performance.md, twenty-fifth session).
+ */
+const YOUNG_GENERATION_MB = 4;
 const WORKER_URL = new URL(`./index-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href;
 
 export class IndexHost {
@@ -72,7 +79,7 @@ export class IndexHost {
 
   /** A new worker; the indexes opened before (and not in `batch`) are opened again ahead of it. */
   #start(batch: { op: IndexOp }[]): Worker {
-    const worker = new Worker(BOOT, { eval: true, execArgv: [], workerData: { url: WORKER_URL } });
+    const worker = new Worker(BOOT, { eval: true, execArgv: [], workerData: { url: WORKER_URL }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     this.#worker = worker;
     worker.unref();
     worker.on('message', (reply: IndexReply) => {
