@@ -14,6 +14,9 @@ import { crc32c } from '@node-rs/crc32';
  *
  * An id is the UTF-8 bytes of `volume \0 key`; read as latin1 it becomes a string whose order is the bytes' order,
  * which is the order S3 lists keys in (ListObjectsV2: "in UTF-8 binary order").
+ *
+ * Offsets are u32: a run holds at most 4 GiB of entries (~60 million keys of ~70 bytes); merges that would pass it are
+ * for the store's next step (a bounded run size, merges by key range), with the value log's space taken back.
  */
 
 export const KIND_VALUE = 1;
