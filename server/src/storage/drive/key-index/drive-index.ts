@@ -59,6 +59,8 @@ export class DriveIndex {
   #manifest: Manifest;
   #runs: OpenRun[] = [];
   #table = new Map<string, Found>();
+  /** Bytes of live records per value-log segment (what a collection may take back), kept with the manifest. */
+  #liveBytes = new Map<number, number>();
   /** The table's ids in order, while the table is unchanged (listings). */
   #sortedIds: string[] | null = null;
   /** Scratch for reads of records (a metadata record is copied out of it). */
@@ -69,12 +71,19 @@ export class DriveIndex {
     this.#dir = dir;
     mkdirSync(dir, { recursive: true });
     this.#manifest = this.#openRuns();
+    for (const [seg, bytes] of Object.entries(this.#manifest.live ?? {})) this.#liveBytes.set(Number(seg), bytes);
     this.#removeStrays();
     this.#log = new ValueLog(dir, opts.segmentBytes);
     for (const r of this.#log.replay(this.#manifest.covered)) {
-      if (r.kind === KIND_META) this.#tableSet(idOf(r.volume, r.key), { kind: KIND_VALUE, place: r.place });
-      else if (r.kind === KIND_DROP_KEY) this.#tableSet(idOf(r.volume, r.key), { kind: KIND_DELETED, place: r.place });
-      else if (r.kind === KIND_DROP_VOLUME) this.#dropInTable(r.volume, { gen: r.gen, offset: r.place.offset });
+      // The live bytes the manifest recorded are brought up to date as the records are applied again.
+      if (r.kind === KIND_META || r.kind === KIND_DROP_KEY) {
+        const id = idOf(r.volume, r.key);
+        this.#replaced(this.#live(id), r.kind === KIND_META ? r.place : null);
+        this.#tableSet(id, { kind: r.kind === KIND_META ? KIND_VALUE : KIND_DELETED, place: r.place });
+      } else if (r.kind === KIND_DROP_VOLUME) {
+        this.#forgetVolume(r.volume);
+        this.#dropInTable(r.volume, { gen: r.gen, offset: r.place.offset });
+      }
     }
   }
 
@@ -132,6 +141,57 @@ export class DriveIndex {
     return this.#log.linked();
   }
 
+  /** The newest entry of `id` when it is a live record (not deleted, not dropped). */
+  #live(id: string): Found | undefined {
+    const f = this.#find(id);
+    return f === undefined || f.kind === KIND_DELETED ? undefined : f;
+  }
+
+  /** Live bytes per segment: a record replaced (or deleted) no longer counts, the new one does. */
+  #replaced(before: Found | undefined, now: Place | null): void {
+    if (before !== undefined) this.#liveBytes.set(before.place.segment, (this.#liveBytes.get(before.place.segment) ?? 0) - before.place.length);
+    if (now !== null) this.#liveBytes.set(now.segment, (this.#liveBytes.get(now.segment) ?? 0) + now.length);
+  }
+
+  /** Every live record of `volume` stops counting (it is about to be dropped). */
+  #forgetVolume(volume: string): void {
+    const prefix = idOf(volume, '');
+    const cur = this.#cursor();
+    cur.seek(prefix);
+    for (let e = cur.next(); e !== undefined && e.id.startsWith(prefix); e = cur.next()) this.#replaced(e.found, null);
+  }
+
+  /**
+   * Takes back the space of one segment wholly before the manifest's covered position whose live records fill less
+   * than half of it (docs/performance.md, twenty-fifth session, "Left"): each record its id's newest entry still points
+   * at is written again (an append like a put's), then the segment is deleted. Only segments before the covered
+   * position: every deletion and drop written in them is already in a run or the manifest, so replay needs nothing
+   * from them. Returns whether a segment was collected.
+   */
+  collect(): boolean {
+    this.#check();
+    const candidate = this.#log.segmentsBefore(this.#manifest.covered)
+      .find((s) => (this.#liveBytes.get(s.segment) ?? 0) < s.bytes / 2);
+    if (candidate === undefined) return false;
+    const moving: PutItem[] = [];
+    for (const { kind, place } of this.#log.places(candidate.segment)) {
+      if (kind !== KIND_META) continue;
+      const r = this.#log.read(place);
+      if (r === null) continue;
+      const f = this.#live(idOf(r.volume, r.key));
+      if (f !== undefined && f.place.segment === place.segment && f.place.offset === place.offset) moving.push({ volume: r.volume, key: r.key, meta: r.meta });
+    }
+    if (moving.length > 0) this.put(moving);
+    this.#log.remove(candidate.segment);
+    this.#liveBytes.delete(candidate.segment);
+    return true;
+  }
+
+  /** Live record bytes per segment (tests). */
+  get liveBytes(): ReadonlyMap<number, number> {
+    return this.#liveBytes;
+  }
+
   #tableSet(id: string, f: Found): void {
     this.#table.set(id, f);
     this.#sortedIds = null;
@@ -155,7 +215,9 @@ export class DriveIndex {
     const places = this.#log.append(items.map((it) => (seed: number) => encodeRecord(KIND_META, it.volume, it.key, it.meta, seed)));
     return items.map((it, i) => {
       const id = idOf(it.volume, it.key);
-      const previous = it.previous === true ? this.#getById(id) : null;
+      const before = this.#live(id);
+      const previous = it.previous === true && before !== undefined ? this.#readMeta(before.place) : null;
+      this.#replaced(before, places[i]!);
       this.#tableSet(id, { kind: KIND_VALUE, place: places[i]! });
       return previous;
     });
@@ -166,7 +228,9 @@ export class DriveIndex {
     this.#check();
     const [place] = this.#log.append([(seed) => encodeRecord(KIND_DROP_KEY, volume, key, null, seed)]);
     const id = idOf(volume, key);
-    const previous = this.#getById(id);
+    const before = this.#live(id);
+    const previous = before === undefined ? null : this.#readMeta(before.place);
+    this.#replaced(before, null);
     this.#tableSet(id, { kind: KIND_DELETED, place: place! });
     return previous;
   }
@@ -174,6 +238,7 @@ export class DriveIndex {
   /** Drops every key of `volume` durably (a bucket deleted with its contents). */
   dropVolume(volume: string): void {
     this.#check();
+    this.#forgetVolume(volume);
     const [place] = this.#log.append([(seed) => encodeRecord(KIND_DROP_VOLUME, volume, '', null, seed)]);
     this.#dropInTable(volume, { gen: this.#log.genOf(place!.segment), offset: place!.offset });
   }
@@ -297,7 +362,7 @@ export class DriveIndex {
     }
     const name = this.#writeRun(b);
     this.#runs.push(this.#openRun(name));
-    this.#manifest = { ...this.#manifest, runs: this.#runs.map((r) => r.name), covered };
+    this.#manifest = { ...this.#manifest, runs: this.#runs.map((r) => r.name), covered, live: Object.fromEntries(this.#liveBytes) };
     writeManifest(this.#dir, this.#manifest);
     this.#table = new Map();
     this.#sortedIds = null;

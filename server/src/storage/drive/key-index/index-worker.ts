@@ -141,7 +141,16 @@ function flushOne(ix: DriveIndex): void {
 }
 
 setInterval(() => {
-  for (const ix of indexes.values()) if (ix.linked) flushOne(ix);
+  for (const ix of indexes.values()) {
+    if (!ix.linked) continue;
+    flushOne(ix);
+    try {
+      // One segment per interval at most: a collection copies up to half a segment's records, synchronously.
+      ix.collect();
+    } catch {
+      // Tried again at the next interval: nothing is removed before its live records are written again.
+    }
+  }
 }, FLUSH_MS).unref();
 
 parentPort!.on('message', (first: IndexRequest) => {

@@ -14,6 +14,8 @@ export interface Manifest {
   drops: { volume: string; at: LogPosition }[];
   /** Number of the last run file made (names are never reused). */
   runSeq: number;
+  /** Bytes of live records per value-log segment at `covered` (drive-index.ts `collect`). */
+  live?: Record<string, number>;
 }
 
 const NAME = 'MANIFEST';

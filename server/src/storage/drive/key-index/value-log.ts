@@ -1,4 +1,4 @@
-import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readSync, writeSync, writevSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, unlinkSync, readdirSync, readSync, writeSync, writevSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import { syncDirSync } from './sync-files.js';
 import { USE_HEADER_BYTES, encodeUseHeader, readUseHeader, recordAt } from '../commit-log-record.js';
@@ -107,6 +107,41 @@ export class ValueLog {
       }
       seg.end = at;
     }
+  }
+
+  /**
+   * Segments wholly written before `pos` (an earlier use than its own, and not the one being written): those a
+   * collection may take (drive-index.ts `collect`), with the bytes each spans.
+   */
+  segmentsBefore(pos: LogPosition): { segment: number; bytes: number }[] {
+    return [...this.#segments.values()]
+      .filter((s) => s.gen > 0 && s.gen < pos.gen && s !== this.#current)
+      .map((s) => ({ segment: s.number, bytes: Math.max(s.prepared, USE_HEADER_BYTES) }));
+  }
+
+  /** The places of every intact record of a segment's use, in order (a collection's walk). */
+  places(segment: number): { kind: number; place: Place }[] {
+    const seg = this.#segments.get(segment);
+    if (seg === undefined || seg.gen === 0) return [];
+    const buf = Buffer.allocUnsafe(Math.max(0, seg.prepared - USE_HEADER_BYTES));
+    if (buf.length > 0) readSync(seg.fd, buf, 0, buf.length, USE_HEADER_BYTES);
+    const out: { kind: number; place: Place }[] = [];
+    for (let at = 0; ;) {
+      const r = recordAt(buf, at, seg.seed);
+      if (r === null) return out;
+      out.push({ kind: r.kind, place: { segment, offset: USE_HEADER_BYTES + at, length: r.length } });
+      at += r.length;
+    }
+  }
+
+  /** Deletes a segment no live record is left in (its name's removal synced: a replay must not find it again). */
+  remove(segment: number): void {
+    const seg = this.#segments.get(segment);
+    if (seg === undefined || seg === this.#current) return;
+    this.#segments.delete(segment);
+    closeSync(seg.fd);
+    unlinkSync(`${this.#dir}/${SEG_PREFIX}${String(segment).padStart(8, '0')}`);
+    syncDirSync(this.#dir);
   }
 
   /** Where the next record will be written (the index's flushes record it as covered). */
