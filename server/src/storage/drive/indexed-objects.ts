@@ -9,7 +9,8 @@ import { indexHostFor, type IndexHost } from './key-index/index-host.js';
  *
  * EXPERIMENTAL, for development and measurement only: a drive gets this layout when it is formatted with
  * `SVC_KEY_INDEX=1` in the environment (an `index` directory in its system area says so from then on). Deleted
- * buckets' entries are not purged from runs and the value log's space is not taken back: not for data anyone keeps.
+ * buckets' entries are not purged from runs, deletions' records are kept in the log for good, and the suite does not
+ * pass on it yet: not for data anyone keeps.
  */
 
 /** The system area's directory holding a drive's key index; its presence selects the layout. */

@@ -59,6 +59,8 @@ export class DriveIndex {
   #manifest: Manifest;
   #runs: OpenRun[] = [];
   #table = new Map<string, Found>();
+  /** Segments a collection found holding a bucket's drop still in force: not read again by this process. */
+  readonly #kept = new Set<number>();
   /** Bytes of live records per value-log segment (what a collection may take back), kept with the manifest. */
   #liveBytes = new Map<number, number>();
   /** The table's ids in order, while the table is unchanged (listings). */
@@ -89,7 +91,8 @@ export class DriveIndex {
 
   /**
    * The manifest, with its runs opened. A manifest or run that cannot be read (flipped bits, a file gone) is not fatal:
-   * every record is still in the value log (its space is not taken back yet), so the index starts over from all of it,
+   * the value log holds every live record and every deletion still in force (a collection writes both again), so the
+   * index starts over from all of it,
    * under a manifest written at once (a crash before the next flush must not find the old one naming removed runs).
    */
   #openRuns(): Manifest {
@@ -164,27 +167,57 @@ export class DriveIndex {
   /**
    * Takes back the space of one segment wholly before the manifest's covered position whose live records fill less
    * than half of it (docs/performance.md, twenty-fifth session, "Left"): each record its id's newest entry still points
-   * at is written again (an append like a put's), then the segment is deleted. Only segments before the covered
-   * position: every deletion and drop written in them is already in a run or the manifest, so replay needs nothing
-   * from them. Returns whether a segment was collected.
+   * at is written again (an append like a put's; a deletion still in force too), then the segment is deleted. Only
+   * segments before the covered position: every deletion and drop written in them is already in a run or the manifest,
+   * so replay needs nothing from them. Returns whether a segment was collected.
    */
   collect(): boolean {
     this.#check();
-    const candidate = this.#log.segmentsBefore(this.#manifest.covered)
-      .find((s) => (this.#liveBytes.get(s.segment) ?? 0) < s.bytes / 2);
-    if (candidate === undefined) return false;
-    const moving: PutItem[] = [];
-    for (const { kind, place } of this.#log.places(candidate.segment)) {
-      if (kind !== KIND_META) continue;
+    for (const candidate of this.#log.segmentsBefore(this.#manifest.covered)) {
+      if (this.#kept.has(candidate.segment) || (this.#liveBytes.get(candidate.segment) ?? 0) >= candidate.bytes / 2) continue;
+      if (this.#collect(candidate.segment)) return true;
+      this.#kept.add(candidate.segment);
+    }
+    return false;
+  }
+
+  /** Collects one segment (see collect); false when it holds a bucket's drop the manifest still names. */
+  #collect(segment: number): boolean {
+    const moving: { kind: number; volume: string; key: string; meta: Buffer | null }[] = [];
+    for (const { kind, place } of this.#log.places(segment)) {
       const r = this.#log.read(place);
       if (r === null) continue;
-      const f = this.#live(idOf(r.volume, r.key));
-      if (f !== undefined && f.place.segment === place.segment && f.place.offset === place.offset) moving.push({ volume: r.volume, key: r.key, meta: r.meta });
+      if (kind === KIND_DROP_VOLUME) {
+        // A bucket's drop stays where it was written (its position decides which entries it hides): a segment holding
+        // one the manifest still names is kept.
+        if (this.#manifest.drops.some((d) => d.volume === r.volume)) return false;
+        continue;
+      }
+      const f = this.#find(idOf(r.volume, r.key));
+      if (f === undefined || f.place.segment !== place.segment || f.place.offset !== place.offset) continue;
+      // A deletion still in force moves too: a rebuild from the log (a damaged run) must not bring back an older record
+      // of the key from a segment not collected.
+      moving.push({ kind, volume: r.volume, key: r.key, meta: kind === KIND_META ? r.meta : null });
     }
-    if (moving.length > 0) this.put(moving);
-    this.#log.remove(candidate.segment);
-    this.#liveBytes.delete(candidate.segment);
+    this.#rewrite(moving);
+    this.#log.remove(segment);
+    this.#liveBytes.delete(segment);
     return true;
+  }
+
+  /** Writes records again (a collection), in one synced write, and points their ids at the new places. */
+  #rewrite(records: readonly { kind: number; volume: string; key: string; meta: Buffer | null }[]): void {
+    if (records.length === 0) return;
+    const places = this.#log.append(records.map((r) => (seed: number) => encodeRecord(r.kind, r.volume, r.key, r.meta, seed)));
+    records.forEach((r, i) => {
+      const id = idOf(r.volume, r.key);
+      if (r.kind === KIND_META) {
+        this.#replaced(this.#live(id), places[i]!);
+        this.#tableSet(id, { kind: KIND_VALUE, place: places[i]! });
+      } else {
+        this.#tableSet(id, { kind: KIND_DELETED, place: places[i]! });
+      }
+    });
   }
 
   /** Live record bytes per segment (tests). */
