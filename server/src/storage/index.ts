@@ -23,7 +23,8 @@ export {
 export type { ChildState, DirScan, DiskInfo, Drive, ReadMetaOptions, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive/index.js';
 export {
   DiskFullError, DiskNotFoundError, FaultyDiskError, FileCorruptError, FileNotFoundError, InvalidDrivePathError,
-  LocalDrive, UnformattedDiskError, VolumeExistsError, VolumeNotFoundError, forgetCachedMeta, readBuffers, stopSyncShells,
+  LocalDrive, UnformattedDiskError, VolumeExistsError, VolumeNotFoundError, forgetCachedMeta, readBuffers, setKeyIndexForNewDrives,
+  stopSyncShells,
 } from './drive/index.js';
 export { BitrotMismatchError } from './bitrot/index.js';
 export { CorruptRecordError } from './format/index.js';

@@ -5,6 +5,7 @@ export {
   VolumeExistsError, VolumeNotFoundError, isDriveOfflineError,
 } from './drive-errors.js';
 export { LocalDrive } from './local-drive.js';
+export { setKeyIndexForNewDrives } from './indexed-objects.js';
 export { InlineCommits } from './inline-commits.js';
 export { stopSyncShells } from './sync-fs.js';
 export { forgetCachedMeta } from './meta-cache.js';

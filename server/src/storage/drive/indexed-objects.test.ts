@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileNotFoundError, InvalidDrivePathError, UnformattedDiskError, VolumeNotFoundError } from './drive-errors.js';
 import { LocalDrive } from './local-drive.js';
+import { setKeyIndexForNewDrives } from './indexed-objects.js';
 import { VOLUME_META_FILE, encodeSegment } from './object-path.js';
 
 /** A drive formatted with the experimental key-index layout (indexed-objects.ts). */
@@ -12,11 +13,11 @@ async function indexed(t: { after(fn: () => Promise<void>): void }): Promise<{ r
   const root = await mkdtemp(join(tmpdir(), 'svc-indexed-'));
   t.after(() => rm(root, { recursive: true, force: true }));
   const drive = new LocalDrive(root);
-  process.env.SVC_KEY_INDEX = '1';
+  setKeyIndexForNewDrives(true);
   try {
     await drive.writeFormat(Buffer.from('{}'));
   } finally {
-    delete process.env.SVC_KEY_INDEX;
+    setKeyIndexForNewDrives(false);
   }
   return { root, drive };
 }
@@ -98,11 +99,11 @@ test('a key-index drive wiped under a running server answers the drive\'s error,
   await assert.rejects(drive.renameData('b', 'k2', Buffer.from('m'), noData), UnformattedDiskError, 'no write lands in removed files');
   await assert.rejects(drive.readMeta('b', 'k'), UnformattedDiskError);
   await assert.rejects(drive.listDir('b', ''), UnformattedDiskError);
-  process.env.SVC_KEY_INDEX = '1';
+  setKeyIndexForNewDrives(true);
   try {
     await drive.writeFormat(Buffer.from('{}'));
   } finally {
-    delete process.env.SVC_KEY_INDEX;
+    setKeyIndexForNewDrives(false);
   }
   await drive.makeVolume('b', Buffer.alloc(0));
   await assert.rejects(drive.readMeta('b', 'k'), FileNotFoundError, 'the old index is not read again');

@@ -7,10 +7,10 @@ import { indexHostFor, type IndexHost } from './key-index/index-host.js';
  * layout the next store is built towards (docs/performance.md, "The index worker: design"; issue 9 point 2). Large
  * objects keep their data directories under the key's directory; only the records move.
  *
- * EXPERIMENTAL, for development and measurement only: a drive gets this layout when it is formatted with
- * `SVC_KEY_INDEX=1` in the environment (an `index` directory in its system area says so from then on). Deleted
- * buckets' entries are not purged from runs, deletions' records are kept in the log for good, and the suite does not
- * pass on it yet: not for data anyone keeps.
+ * EXPERIMENTAL, for development and measurement only: a drive gets this layout when a server started with
+ * `SVC_KEY_INDEX=1` (setKeyIndexForNewDrives) formats it; an `index` directory in its system area says so from then
+ * on. Deleted buckets' entries are not purged from runs, deletions' records are kept in the log for good, and the
+ * suite does not pass on it yet: not for data anyone keeps.
  */
 
 /** The system area's directory holding a drive's key index; its presence selects the layout. */
@@ -24,9 +24,16 @@ export const INDEX_DIR = 'index';
  */
 const WORKERS_PER_DEVICE = 2;
 
-/** Whether new formats get the key index (the experimental layout above). */
+let forNewDrives = false;
+
+/** Whether drives formatted from now on get the key index (the experimental layout above): the server's SVC_KEY_INDEX. */
+export function setKeyIndexForNewDrives(on: boolean): void {
+  forNewDrives = on;
+}
+
+/** Whether new formats get the key index. */
 export function keyIndexWanted(): boolean {
-  return process.env.SVC_KEY_INDEX === '1';
+  return forNewDrives;
 }
 
 export class IndexedObjects {
