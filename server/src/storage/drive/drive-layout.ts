@@ -4,6 +4,7 @@ import { changeLogFor, type ChangeLog } from './change-log.js';
 import { ServerError } from '../../common/index.js';
 import {
   DiskFullError, DiskNotFoundError, FaultyDiskError, FileNotFoundError, InvalidDrivePathError, UnformattedDiskError,
+  VolumeNotFoundError,
 } from './drive-errors.js';
 import { SYS_DIR, assertSysPath, assertVolumeName, encodeKey } from './object-path.js';
 
@@ -77,8 +78,26 @@ export class DriveLayout {
     return err instanceof Error ? err : new FaultyDiskError(this.endpoint, String(err));
   }
 
+  /** Throws the drive's error when the bucket `volume` has no directory here (VolumeNotFoundError, or the drive's own). */
+  async volumeHere(volume: string): Promise<void> {
+    if (!(await stat(this.volumeDir(volume)).then((st) => st.isDirectory(), () => false))) {
+      throw await this.absence(new VolumeNotFoundError(this.endpoint, volume));
+    }
+  }
+
   rootState(): Promise<'ok' | 'missing' | 'unformatted'> {
     return rootState(this.guard);
+  }
+
+  /**
+   * The error of something absent (a bucket's directory, a key's record): the drive's own error when its root or
+   * format is gone, else `absent`.
+   */
+  async absence(absent: Error): Promise<Error> {
+    const state = await this.rootState();
+    if (state === 'missing') return new DiskNotFoundError(this.endpoint);
+    if (state === 'unformatted') return new UnformattedDiskError(this.endpoint);
+    return absent;
   }
 
   volumeDir(volume: string): string {

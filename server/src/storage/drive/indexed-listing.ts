@@ -11,11 +11,35 @@ import { vouchedChildren } from './local-listing.js';
  */
 
 /**
+ * A listing call on a drive with a key index: the key directory well formed and the bucket here, as for a directory
+ * walk (InvalidDrivePathError, VolumeNotFoundError, the drive's own error). The bucket is checked every time (one stat
+ * per batch): a listing must see a bucket or a drive that went away.
+ */
+async function listing<T>(l: DriveLayout, volume: string, dirKey: string, list: () => Promise<T>): Promise<T> {
+  l.keyDir(volume, dirKey);
+  await l.volumeHere(volume);
+  try {
+    return await list();
+  } catch (err) {
+    throw await l.mapError(err, volume);
+  }
+}
+
+/** Drive.listDir on a key-index drive. */
+export function listIndexed(l: DriveLayout, ix: IndexedObjects, volume: string, dirKey: string): Promise<string[]> {
+  return listing(l, volume, dirKey, () => ix.children(volume, dirKey));
+}
+
+/**
  * A directory's names with a stamp: the change log's position before the read, valid while no key under `dirKey`
  * changes (change-log.ts records every change under each of its key's ancestors). The bucket's top level has no
  * such ancestor: its scans carry no stamp.
  */
-export async function scanIndexed(l: DriveLayout, ix: IndexedObjects, volume: string, dirKey: string, knownStamp: string | null): Promise<DirScan> {
+export function scanIndexed(l: DriveLayout, ix: IndexedObjects, volume: string, dirKey: string, knownStamp: string | null): Promise<DirScan> {
+  return listing(l, volume, dirKey, () => scan(l, ix, volume, dirKey, knownStamp));
+}
+
+async function scan(l: DriveLayout, ix: IndexedObjects, volume: string, dirKey: string, knownStamp: string | null): Promise<DirScan> {
   if (knownStamp !== null && typeof knownStamp !== 'string') throw new InvalidDrivePathError('invalid directory stamp');
   const at = dirKey.lastIndexOf('/', dirKey.length - 2) + 1;
   const parent = dirKey.slice(0, at);
@@ -26,7 +50,14 @@ export async function scanIndexed(l: DriveLayout, ix: IndexedObjects, volume: st
   return { names: await ix.children(volume, dirKey), stamp };
 }
 
-export async function readChildrenIndexed(
+export function readChildrenIndexed(
+  l: DriveLayout, ix: IndexedObjects, volume: string, dirKey: string, names: readonly string[], withMeta: boolean,
+  known: readonly (string | null)[] | null,
+): Promise<ChildState[]> {
+  return listing(l, volume, dirKey, () => childStates(l, ix, volume, dirKey, names, withMeta, known));
+}
+
+async function childStates(
   l: DriveLayout, ix: IndexedObjects, volume: string, dirKey: string, names: readonly string[], withMeta: boolean,
   known: readonly (string | null)[] | null,
 ): Promise<ChildState[]> {

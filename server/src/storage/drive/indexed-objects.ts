@@ -39,6 +39,8 @@ export function keyIndexWanted(): boolean {
 export class IndexedObjects {
   readonly #host: IndexHost;
   readonly #dir: string;
+  /** Buckets known to be on the drive: an inline commit checks its bucket without a file-system call. */
+  readonly #volumes = new Set<string>();
 
   private constructor(host: IndexHost, dir: string) {
     this.#host = host;
@@ -53,6 +55,13 @@ export class IndexedObjects {
     const host = indexHostFor(String(s.dev), dir, WORKERS_PER_DEVICE);
     await host.call({ op: 'open', dir });
     return new IndexedObjects(host, dir);
+  }
+
+  /** Resolves once `volume` is known to be here, asking `check` (which throws when it is not) the first time. */
+  async knownVolume(volume: string, check: () => Promise<void>): Promise<void> {
+    if (this.#volumes.has(volume)) return;
+    await check();
+    this.#volumes.add(volume);
   }
 
   /** Commits the key's record durably; resolves with the record it replaced (null when none). */
@@ -71,6 +80,7 @@ export class IndexedObjects {
   }
 
   async dropVolume(volume: string): Promise<void> {
+    this.#volumes.delete(volume);
     await this.#host.call({ op: 'dropVolume', dir: this.#dir, volume });
   }
 

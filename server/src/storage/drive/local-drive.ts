@@ -14,7 +14,7 @@ import { ioPoolSaturated, runIoJob, warmIoPool } from './io-pool.js';
 import { COMMIT_EXISTED, COMMIT_NO_VOLUME, DRIVE_MISSING, DRIVE_UNFORMATTED } from './io-worker-source.js';
 import { LocalShardReader, readSmallFile } from './local-shard-io.js';
 import { listDir, readChildren, scanDir } from './local-listing.js';
-import { readChildrenIndexed, scanIndexed } from './indexed-listing.js';
+import { listIndexed, readChildrenIndexed, scanIndexed } from './indexed-listing.js';
 import {
   DiskNotFoundError, FileNotFoundError, UnformattedDiskError, VolumeExistsError, VolumeNotFoundError,
 } from './drive-errors.js';
@@ -38,8 +38,6 @@ export class LocalDrive implements Drive {
   #inline = new InlineCommits();
   /** The drive's key index when it has that layout (indexed-objects.ts), looked up once. */
   #indexed: Promise<IndexedObjects | null> | undefined;
-  /** Volumes known to exist here (key-index layout: an inline commit checks its bucket without a file-system call). */
-  readonly #volumes = new Set<string>();
 
   constructor(root: string) {
     this.endpoint = root;
@@ -94,7 +92,6 @@ export class LocalDrive implements Drive {
       // A (re)formatted drive: nothing read from it before vouches for anything.
       this.#l.changes.touchAll();
       this.#indexed = undefined;
-      this.#volumes.clear();
     }
   }
 
@@ -165,7 +162,6 @@ export class LocalDrive implements Drive {
     try {
       await this.#atomicWrite(join(dir, VOLUME_META_FILE), meta);
       await syncDirs([dir, this.#l.root]);
-      this.#volumes.add(volume);
     } catch (err) {
       throw await this.#l.mapError(err, volume);
     } finally {
@@ -225,7 +221,6 @@ export class LocalDrive implements Drive {
   async deleteVolume(volume: string): Promise<void> {
     const dir = this.#l.volumeDir(volume);
     const trash = join(this.#l.sys, TRASH_DIR, randomUUID());
-    this.#volumes.delete(volume);
     try {
       const ix = await this.#objects();
       if (ix !== null) await ix.dropVolume(volume);
@@ -341,14 +336,15 @@ export class LocalDrive implements Drive {
     let previous: Buffer | null = null;
     try {
       const ix = await this.#objects();
-      if (ix !== null) return await this.#renameIndexed(ix, volume, key, meta, opts, volDir, dir, named, src);
       // Inline objects (no data directory to move in, no hashed segment names) commit through the log.
-      const logged = src === null && named.length === 0 && await this.#log.ready();
-      if (!logged) await this.#log.drop(volume, key);
+      const logged = ix === null && src === null && named.length === 0 && await this.#log.ready();
+      if (ix === null && !logged) await this.#log.drop(volume, key);
       // A concurrent delete may prune the fresh directory before the rename: retry once.
       for (let attempt = 0; ; attempt++) {
         try {
-          if (logged) {
+          if (ix !== null) {
+            previous = await this.#renameIndexed(ix, volume, key, meta, opts, volDir, dir, named, src);
+          } else if (logged) {
             await this.#log.commit(volume, key, meta, async () => { previous = await this.#commitInline(volDir, dir, meta, opts); });
           } else {
             previous = await this.#commit(volDir, dir, named, src, meta, opts);
@@ -378,20 +374,9 @@ export class LocalDrive implements Drive {
     ix: IndexedObjects, volume: string, key: string, meta: Uint8Array, opts: RenameDataOptions, volDir: string, dir: string,
     named: { dir: string; original: string }[], src: string | null,
   ): Promise<Buffer | null> {
-    if (src !== null) {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          // returnPrevious: no data directory dropped before the record that references them is replaced.
-          await this.#commit(volDir, dir, named, src, null, { ...opts, returnPrevious: true });
-          break;
-        } catch (err) {
-          if (attempt > 0 || errno(err) !== 'ENOENT') throw err;
-          await access(src);
-        }
-      }
-    } else {
-      await this.#knownVolume(volume);
-    }
+    // returnPrevious: no data directory dropped before the record that references them is replaced.
+    if (src !== null) await this.#commit(volDir, dir, named, src, null, { ...opts, returnPrevious: true });
+    else await ix.knownVolume(volume, () => this.#l.volumeHere(volume));
     const previous = await ix.put(volume, key, meta);
     if (previous !== null && opts.returnPrevious !== true) {
       await this.#dropStaleDataDirs(dir, opts).catch((err: unknown) => {
@@ -448,11 +433,8 @@ export class LocalDrive implements Drive {
   }
 
   /** The error of a commit whose bucket directory is not there: the drive's state says which. */
-  async #volumeMissing(volDir: string): Promise<Error> {
-    const state = await this.#l.rootState();
-    if (state === 'missing') return new DiskNotFoundError(this.endpoint);
-    if (state === 'unformatted') return new UnformattedDiskError(this.endpoint);
-    return new VolumeNotFoundError(this.endpoint, basename(volDir));
+  #volumeMissing(volDir: string): Promise<Error> {
+    return this.#l.absence(new VolumeNotFoundError(this.endpoint, basename(volDir)));
   }
 
   /** After a key's record was replaced: data directories it no longer references go. */
@@ -526,10 +508,7 @@ export class LocalDrive implements Drive {
       const bytes = await ix.get(volume, key).catch(async (err: unknown) => { throw await this.#l.mapError(err, key); });
       if (bytes !== null) return bytes;
       // An absent key on a drive that is not there (any more) is the drive's error, not "no such key" (as ReadJob.guard).
-      const state = await this.#l.rootState();
-      if (state === 'missing') throw new DiskNotFoundError(this.endpoint);
-      if (state === 'unformatted') throw new UnformattedDiskError(this.endpoint);
-      throw new FileNotFoundError(this.endpoint, key);
+      throw await this.#l.absence(new FileNotFoundError(this.endpoint, key));
     }
     const path = `${this.#l.objectDir(volume, key).dir}/${META_FILE}`;
     if (ioPoolSaturated()) {
@@ -614,43 +593,19 @@ export class LocalDrive implements Drive {
 
   async listDir(volume: string, dirKey: string): Promise<string[]> {
     const ix = await this.#objects();
-    if (ix !== null) return this.#indexListing(volume, dirKey, () => ix.children(volume, dirKey));
+    if (ix !== null) return listIndexed(this.#l, ix, volume, dirKey);
     return listDir(this.#l, volume, dirKey);
   }
 
   async scanDir(volume: string, dirKey: string, knownStamp: string | null): Promise<DirScan> {
     const ix = await this.#objects();
-    if (ix !== null) return this.#indexListing(volume, dirKey, () => scanIndexed(this.#l, ix, volume, dirKey, knownStamp));
+    if (ix !== null) return scanIndexed(this.#l, ix, volume, dirKey, knownStamp);
     return scanDir(this.#l, volume, dirKey, knownStamp);
   }
 
   async readChildren(volume: string, dirKey: string, names: readonly string[], withMeta: boolean, known: readonly (string | null)[] | null = null): Promise<ChildState[]> {
     const ix = await this.#objects();
-    if (ix !== null) return this.#indexListing(volume, dirKey, () => readChildrenIndexed(this.#l, ix, volume, dirKey, names, withMeta, known));
+    if (ix !== null) return readChildrenIndexed(this.#l, ix, volume, dirKey, names, withMeta, known);
     return readChildren(this.#l, volume, dirKey, names, withMeta, known);
-  }
-
-  /** Throws the drive's error when `volume` is not here; remembers one that is (key-index layout). */
-  async #knownVolume(volume: string): Promise<void> {
-    if (this.#volumes.has(volume)) return;
-    const volDir = this.#l.volumeDir(volume);
-    if (!(await stat(volDir).then((st) => st.isDirectory(), () => false))) throw await this.#volumeMissing(volDir);
-    this.#volumes.add(volume);
-  }
-
-  /**
-   * A listing of a drive with a key index: the key directory well formed and the bucket here, as for a directory walk
-   * (InvalidDrivePathError, VolumeNotFoundError, the drive's own error).
-   */
-  async #indexListing<T>(volume: string, dirKey: string, list: () => Promise<T>): Promise<T> {
-    this.#l.keyDir(volume, dirKey);
-    // Checked every time (one stat per batch): a listing must see a bucket or a drive that went away.
-    this.#volumes.delete(volume);
-    await this.#knownVolume(volume);
-    try {
-      return await list();
-    } catch (err) {
-      throw await this.#l.mapError(err, volume);
-    }
   }
 }

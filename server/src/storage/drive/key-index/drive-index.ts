@@ -184,20 +184,18 @@ export class DriveIndex {
   /** Collects one segment (see collect); false when it holds a bucket's drop the manifest still names. */
   #collect(segment: number): boolean {
     const moving: { kind: number; volume: string; key: string; meta: Buffer | null }[] = [];
-    for (const { kind, place } of this.#log.places(segment)) {
-      const r = this.#log.read(place);
-      if (r === null) continue;
+    for (const { kind, volume, key, place } of this.#log.records(segment)) {
       if (kind === KIND_DROP_VOLUME) {
         // A bucket's drop stays where it was written (its position decides which entries it hides): a segment holding
         // one the manifest still names is kept.
-        if (this.#manifest.drops.some((d) => d.volume === r.volume)) return false;
+        if (this.#manifest.drops.some((d) => d.volume === volume)) return false;
         continue;
       }
-      const f = this.#find(idOf(r.volume, r.key));
+      const f = this.#find(idOf(volume, key));
       if (f === undefined || f.place.segment !== place.segment || f.place.offset !== place.offset) continue;
       // A deletion still in force moves too: a rebuild from the log (a damaged run) must not bring back an older record
       // of the key from a segment not collected.
-      moving.push({ kind, volume: r.volume, key: r.key, meta: kind === KIND_META ? r.meta : null });
+      moving.push({ kind, volume, key, meta: kind === KIND_META ? this.#readMeta(place) : null });
     }
     this.#rewrite(moving);
     this.#log.remove(segment);
@@ -286,13 +284,8 @@ export class DriveIndex {
   /** The key's record, or null. */
   get(volume: string, key: string): Buffer | null {
     this.#check();
-    return this.#getById(idOf(volume, key));
-  }
-
-  #getById(id: string): Buffer | null {
-    const found = this.#find(id);
-    if (found === undefined || found.kind === KIND_DELETED) return null;
-    return this.#readMeta(found.place);
+    const found = this.#live(idOf(volume, key));
+    return found === undefined ? null : this.#readMeta(found.place);
   }
 
   /** The newest entry of `id`: the table's, else the newest run's that has one; undefined when none (or dropped). */
@@ -370,7 +363,7 @@ export class DriveIndex {
     });
   }
 
-  #readMeta(place: Place): Buffer | null {
+  #readMeta(place: Place): Buffer {
     if (this.#readBuf.length < place.length) this.#readBuf = Buffer.allocUnsafe(place.length);
     const r = this.#log.read(place, this.#readBuf);
     if (r === null) throw new Error(`key index: the record at segment ${place.segment} offset ${place.offset} is damaged`);

@@ -29,23 +29,17 @@ function failure(err: unknown): OpResult {
 /** Applies a drain's requests in order; consecutive puts to a drive are written together. */
 function handle(requests: IndexRequest[]): void {
   const results: OpResult[][] = requests.map((r) => new Array<OpResult>(r.ops.length));
-  /** Per drive, the puts not yet written: where their answers go. */
-  const pending = new Map<string, { items: PutItem[]; slots: [number, number, number][] }>();
+  /** Per drive, the puts not yet written, and per item the op's answer (the replaced records, in its items' order). */
+  const pending = new Map<string, { items: PutItem[]; slots: { answer: (Uint8Array | null)[]; n: number; r: number; o: number }[] }>();
   const writePending = (dir: string): void => {
     const p = pending.get(dir);
     if (p === undefined) return;
     pending.delete(dir);
     try {
       const previous = indexOf(dir).put(p.items);
-      // A put op may carry several items: its answer lists their previous records in order.
-      for (let i = 0; i < p.slots.length; i++) {
-        const [r, o, n] = p.slots[i]!;
-        const res = results[r]![o] as { value: (Uint8Array | null)[] } | undefined;
-        if (res === undefined) results[r]![o] = { value: [] };
-        (results[r]![o] as { value: (Uint8Array | null)[] }).value[n] = previous[i] ?? null;
-      }
+      p.slots.forEach((slot, i) => { slot.answer[slot.n] = previous[i] ?? null; });
     } catch (err) {
-      for (const [r, o] of p.slots) results[r]![o] = failure(err);
+      for (const { r, o } of p.slots) results[r]![o] = failure(err);
     }
   };
   requests.forEach((req, r) => {
@@ -53,11 +47,12 @@ function handle(requests: IndexRequest[]): void {
       if (op.op === 'put') {
         let p = pending.get(op.dir);
         if (p === undefined) pending.set(op.dir, (p = { items: [], slots: [] }));
+        const answer: (Uint8Array | null)[] = [];
+        results[r]![o] = { value: answer };
         op.items.forEach((it, n) => {
           p!.items.push(it);
-          p!.slots.push([r, o, n]);
+          p!.slots.push({ answer, n, r, o });
         });
-        if (op.items.length === 0) results[r]![o] = { value: [] };
         return;
       }
       writePending(op.dir);

@@ -95,17 +95,25 @@ export class ValueLog {
   *replay(from: LogPosition): Generator<LoggedRecord> {
     for (const seg of this.#inUseOrder()) {
       if (seg.gen < from.gen) continue;
-      let at = seg.gen === from.gen ? Math.max(from.offset, USE_HEADER_BYTES) : USE_HEADER_BYTES;
-      const buf = Buffer.allocUnsafe(Math.max(0, seg.prepared - at));
-      if (buf.length > 0) readSync(seg.fd, buf, 0, buf.length, at);
-      const base = at;
-      for (;;) {
-        const r = recordAt(buf, at - base, seg.seed);
-        if (r === null) break;
-        yield { kind: r.kind, volume: r.volume, key: r.key, place: { segment: seg.number, offset: at, length: r.length }, gen: seg.gen };
-        at += r.length;
+      let end = seg.gen === from.gen ? Math.max(from.offset, USE_HEADER_BYTES) : USE_HEADER_BYTES;
+      for (const r of this.#records(seg, end)) {
+        yield { ...r, gen: seg.gen };
+        end = r.place.offset + r.place.length;
       }
-      seg.end = at;
+      seg.end = end;
+    }
+  }
+
+  /** A segment's intact records from offset `from` on, up to the first torn or damaged one (one read of the rest). */
+  #records(seg: Segment, from: number): { kind: number; volume: string; key: string; place: Place }[] {
+    const buf = Buffer.allocUnsafe(Math.max(0, seg.prepared - from));
+    if (buf.length > 0) readSync(seg.fd, buf, 0, buf.length, from);
+    const out: { kind: number; volume: string; key: string; place: Place }[] = [];
+    for (let at = 0; ;) {
+      const r = recordAt(buf, at, seg.seed);
+      if (r === null) return out;
+      out.push({ kind: r.kind, volume: r.volume, key: r.key, place: { segment: seg.number, offset: from + at, length: r.length } });
+      at += r.length;
     }
   }
 
@@ -119,19 +127,10 @@ export class ValueLog {
       .map((s) => ({ segment: s.number, bytes: Math.max(s.prepared, USE_HEADER_BYTES) }));
   }
 
-  /** The places of every intact record of a segment's use, in order (a collection's walk). */
-  places(segment: number): { kind: number; place: Place }[] {
+  /** Every intact record of a segment's use, in order (a collection's walk). */
+  records(segment: number): { kind: number; volume: string; key: string; place: Place }[] {
     const seg = this.#segments.get(segment);
-    if (seg === undefined || seg.gen === 0) return [];
-    const buf = Buffer.allocUnsafe(Math.max(0, seg.prepared - USE_HEADER_BYTES));
-    if (buf.length > 0) readSync(seg.fd, buf, 0, buf.length, USE_HEADER_BYTES);
-    const out: { kind: number; place: Place }[] = [];
-    for (let at = 0; ;) {
-      const r = recordAt(buf, at, seg.seed);
-      if (r === null) return out;
-      out.push({ kind: r.kind, place: { segment, offset: USE_HEADER_BYTES + at, length: r.length } });
-      at += r.length;
-    }
+    return seg === undefined || seg.gen === 0 ? [] : this.#records(seg, USE_HEADER_BYTES);
   }
 
   /** Deletes a segment no live record is left in (its name's removal synced: a replay must not find it again). */
