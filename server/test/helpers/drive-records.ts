@@ -1,0 +1,101 @@
+/**
+ * A key's metadata record on one drive, whichever layout the drive has: a metadata file per key (`xl.meta`, the
+ * default layout) or the drive's key index (`.svc.sys/index`, storage/drive/indexed-objects.ts). Tests that damage,
+ * remove or inspect records use these instead of paths, so that they check the same behaviour on both layouts.
+ * Changes made here go behind the drive's back, as a damaged or lost record would: no change-log entry, so caches
+ * keep what they read before (tests call forgetCachedMeta where it matters).
+ */
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { IndexedObjects } from '../../src/storage/drive/indexed-objects.js';
+import { DriveIndex } from '../../src/storage/drive/key-index/drive-index.js';
+import { objectDir } from './drive-files.js';
+
+const SYS = '.svc.sys';
+const META_FILE = 'xl.meta';
+
+/** True when the drive at `root` keeps its records in a key index. */
+export function usesKeyIndex(root: string): boolean {
+  return existsSync(join(root, SYS, 'index'));
+}
+
+/** The key index of a drive of a server running in this process (opened by its storage, shared through its worker). */
+async function indexOf(root: string): Promise<IndexedObjects> {
+  const ix = await IndexedObjects.open(join(root, SYS));
+  if (ix === null) throw new Error(`${root} has no key index`);
+  return ix;
+}
+
+/** The record of `key` on the drive at `root` (a drive of this process); null when it has none. */
+export async function readRecord(root: string, bucket: string, key: string): Promise<Buffer | null> {
+  if (usesKeyIndex(root)) return (await indexOf(root)).get(bucket, key);
+  return readFile(join(objectDir(root, bucket, key), META_FILE)).catch(() => null);
+}
+
+/** The record of `key` on the drive at `root`; fails when it has none. */
+export async function mustReadRecord(root: string, bucket: string, key: string): Promise<Buffer> {
+  const rec = await readRecord(root, bucket, key);
+  if (rec === null) throw new Error(`no record of ${bucket}/${key} on ${root}`);
+  return rec;
+}
+
+/** Replaces the record of `key` on the drive at `root` with `bytes` (damaged ones too: the index stores them as given). */
+export async function writeRecord(root: string, bucket: string, key: string, bytes: Uint8Array): Promise<void> {
+  if (usesKeyIndex(root)) await (await indexOf(root)).put(bucket, key, bytes);
+  else await writeFile(join(objectDir(root, bucket, key), META_FILE), bytes);
+}
+
+/** Removes the record of `key` from the drive at `root` (its data directories stay, as after a lost metadata file). */
+export async function removeRecord(root: string, bucket: string, key: string): Promise<void> {
+  if (usesKeyIndex(root)) await (await indexOf(root)).delete(bucket, key);
+  else await rm(join(objectDir(root, bucket, key), META_FILE), { force: true });
+}
+
+/** True when the drive at `root` (a drive of this process) holds a record of `key`. */
+export async function hasRecord(root: string, bucket: string, key: string): Promise<boolean> {
+  return (await readRecord(root, bucket, key)) !== null;
+}
+
+/**
+ * The record of `key` as the drive at `root` holds it on disk, read from outside the process that owns it (a server in
+ * a child process): what a restart would find. A key index is copied (manifest first, then what it names, then the
+ * value log) and opened on the copy, which replays the log as a restart would; a run a merge removed meanwhile makes
+ * it copy again. Null when the drive has no record of the key.
+ */
+export function readRecordOnDisk(root: string, bucket: string, key: string): Buffer | null {
+  return readRecordsOnDisk(root, bucket, [key])[0]!;
+}
+
+/** {@link readRecordOnDisk} for several keys of one bucket, with one copy of the drive's index. */
+export function readRecordsOnDisk(root: string, bucket: string, keys: readonly string[]): (Buffer | null)[] {
+  if (!usesKeyIndex(root)) {
+    return keys.map((k) => {
+      try { return readFileSync(join(objectDir(root, bucket, k), META_FILE)); } catch { return null; }
+    });
+  }
+  const copy = copyIndex(join(root, SYS, 'index'));
+  try {
+    const ix = new DriveIndex(copy);
+    try { return keys.map((k) => ix.get(bucket, k)); } finally { ix.close(); }
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+function copyIndex(dir: string): string {
+  for (let attempt = 0; ; attempt++) {
+    const copy = mkdtempSync(join(tmpdir(), 'svc-index-copy-'));
+    try {
+      const names = readdirSync(dir);
+      // The manifest first: the runs it names are then all there unless a merge removed one since (copied again).
+      const manifest = names.filter((n) => n === 'MANIFEST');
+      for (const n of [...manifest, ...names.filter((n) => n !== 'MANIFEST')]) cpSync(join(dir, n), join(copy, n), { recursive: true });
+      return copy;
+    } catch (err) {
+      rmSync(copy, { recursive: true, force: true });
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 20) throw err;
+    }
+  }
+}
