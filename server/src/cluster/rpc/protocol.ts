@@ -60,8 +60,8 @@ export const SHARD_WRITE = 'shard-write';
 export const SHARD_READ = 'shard-read';
 
 // Compile-time guard: every Drive method is either a JSON call or one of the two streaming ones (`settled` is the
-// serving node's own wait, server-plugin.ts).
-type Unserved = Exclude<keyof Drive, DriveMethod | 'createShardWriter' | 'openShardReader' | 'endpoint' | 'isLocal' | 'settled'>;
+// serving node's own wait, server-plugin.ts; `close` is the owning process's own, never a peer's).
+type Unserved = Exclude<keyof Drive, DriveMethod | 'createShardWriter' | 'openShardReader' | 'endpoint' | 'isLocal' | 'settled' | 'close'>;
 const ALL_SERVED: [Unserved] extends [never] ? true : Unserved = true;
 void ALL_SERVED;
 

@@ -131,6 +131,11 @@ export interface Drive {
    * take for missing.
    */
   settled?(): Promise<void>;
+  /**
+   * Lets go of what the drive holds open in this process (a key index's place in its worker, which flushes it): the
+   * storage's close. The drive stays usable: a later call opens again what it needs.
+   */
+  close?(): Promise<void>;
 
   /** Reads the format file; DiskNotFoundError (no root), UnformattedDiskError (no format). */
   readFormat(): Promise<Buffer>;

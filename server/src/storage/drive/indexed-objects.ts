@@ -36,6 +36,9 @@ export function keyIndexWanted(): boolean {
   return forNewDrives;
 }
 
+/** Users of each open index in this process (retain/release). */
+const users = new Map<string, number>();
+
 export class IndexedObjects {
   readonly #host: IndexHost;
   readonly #dir: string;
@@ -55,6 +58,24 @@ export class IndexedObjects {
     const host = indexHostFor(String(s.dev), dir, WORKERS_PER_DEVICE);
     await host.call({ op: 'open', dir });
     return new IndexedObjects(host, dir);
+  }
+
+  /**
+   * Counts a user of the index in this process (a LocalDrive; several may share one root, as tests and restarts do).
+   * The last {@link release} closes it in its worker: flushed, its files no longer written.
+   */
+  retain(): void {
+    users.set(this.#dir, (users.get(this.#dir) ?? 0) + 1);
+  }
+
+  async release(): Promise<void> {
+    const n = (users.get(this.#dir) ?? 1) - 1;
+    if (n > 0) {
+      users.set(this.#dir, n);
+      return;
+    }
+    users.delete(this.#dir);
+    await this.#host.call({ op: 'close', dir: this.#dir });
   }
 
   /** Resolves once `volume` is known to be here, asking `check` (which throws when it is not) the first time. */

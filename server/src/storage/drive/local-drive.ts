@@ -38,6 +38,8 @@ export class LocalDrive implements Drive {
   #inline = new InlineCommits();
   /** The drive's key index when it has that layout (indexed-objects.ts), looked up once. */
   #indexed: Promise<IndexedObjects | null> | undefined;
+  /** The index this drive counts itself a user of (indexed-objects.ts retain), released by close. */
+  #retained: IndexedObjects | null = null;
 
   constructor(root: string) {
     this.endpoint = root;
@@ -52,11 +54,24 @@ export class LocalDrive implements Drive {
 
   /** The key index of a drive with that layout, else null. */
   #objects(): Promise<IndexedObjects | null> {
-    this.#indexed ??= IndexedObjects.open(this.#l.sys).catch((err: unknown) => {
+    this.#indexed ??= IndexedObjects.open(this.#l.sys).then((ix) => {
+      if (ix !== null && this.#retained === null) {
+        ix.retain();
+        this.#retained = ix;
+      }
+      return ix;
+    }, (err: unknown) => {
       this.#indexed = undefined;
       throw err;
     });
     return this.#indexed;
+  }
+
+  async close(): Promise<void> {
+    const ix = this.#retained;
+    this.#retained = null;
+    this.#indexed = undefined;
+    await ix?.release();
   }
 
   settled(): Promise<void> {

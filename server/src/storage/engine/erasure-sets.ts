@@ -346,5 +346,7 @@ export class ErasureSets implements ObjectLayer {
   async close(): Promise<void> {
     this.#checker?.stop();
     await this.#heals.close();
+    // Local drives let go of their key indexes (flushed, closed in their workers: nothing writes them after this).
+    await Promise.allSettled(this.sets.flatMap((s) => s.drives.map((d) => d.drive.close?.())));
   }
 }
