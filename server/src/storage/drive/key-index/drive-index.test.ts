@@ -117,6 +117,38 @@ test('a dropped volume loses its keys in the table, in runs and after a reopen; 
   });
 });
 
+test('merges purge a dropped volume\'s entries from the runs; what the drop hides stays hidden after a reopen', () => {
+  withDir((dir) => {
+    let ix = new DriveIndex(dir);
+    ix.put(Array.from({ length: 100 }, (_, i) => ({ volume: 'gone', key: `k${i}`, meta: meta(`k${i}`) })));
+    ix.put([{ volume: 'kept', key: 'x', meta: meta('x') }]);
+    ix.flush();
+    assert.deepEqual(ix.runStats, { runs: 1, entries: 101 });
+    ix.dropVolume('gone');
+    ix.put([{ volume: 'gone', key: 'k1', meta: meta('k1', 2) }]);
+    const keys = (p: string, n: number): string[] => Array.from({ length: n }, (_, i) => `${p}${i}`);
+    ix.put(keys('a', 29).map((key) => ({ volume: 'kept', key, meta: meta(key) })));
+    ix.flush();
+    // Two more runs alike in size: the four are merged into one, the dropped volume's 100 older entries left out.
+    for (const p of ['b', 'c']) {
+      ix.put(keys(p, 30).map((key) => ({ volume: 'kept', key, meta: meta(key) })));
+      ix.flush();
+    }
+    assert.deepEqual(ix.runStats, { runs: 1, entries: 1 + 29 + 30 + 30 + 1 }, 'the kept volume\'s and the new gone/k1');
+    const check = (index: DriveIndex): void => {
+      assert.equal(get(index, 'k0', 'gone'), null);
+      assert.equal(get(index, 'k1', 'gone'), meta('k1', 2).toString());
+      for (const key of ['x', 'a0', 'b29', 'c7']) assert.equal(get(index, key, 'kept'), meta(key).toString());
+      assert.deepEqual(index.children('gone', ''), ['k1']);
+    };
+    check(ix);
+    ix.close();
+    ix = new DriveIndex(dir);
+    check(ix);
+    ix.close();
+  });
+});
+
 test('records roll over into new segments; every one is found again after a reopen', () => {
   withDir((dir) => {
     let ix = new DriveIndex(dir, { segmentBytes: 64 * 1024 });

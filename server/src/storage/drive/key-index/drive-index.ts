@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, read
 import { KIND_DROP_KEY, KIND_DROP_VOLUME, KIND_META, encodeRecord } from '../commit-log-record.js';
 import { ManifestError, emptyManifest, readManifest, writeManifest, type Manifest } from './manifest.js';
 import { writeSyncedFile } from './sync-files.js';
-import { KIND_DELETED, KIND_VALUE, RunBuilder, RunCorruptError, RunReader, idHashes, mergeEntries, type Found, type Place } from './run-file.js';
+import { KIND_DELETED, KIND_VALUE, RunBuilder, RunCorruptError, RunReader, entryAt, entryIdKey, idHashes, mergeEntries, type Found, type Place } from './run-file.js';
 import { ValueLog, type LogPosition } from './value-log.js';
 import { IndexCursor } from './cursor.js';
 
@@ -137,6 +137,11 @@ export class DriveIndex {
   /** Throws ENOENT once the index's files lost their names (its drive wiped): nothing is answered from them any more. */
   #check(): void {
     if (!this.#log.linked()) throw Object.assign(new Error(`key index ${this.#dir}: its files were removed`), { code: 'ENOENT' });
+  }
+
+  /** How many runs the index has and how many entries they hold (tests; what merges left). */
+  get runStats(): { runs: number; entries: number } {
+    return { runs: this.#runs.length, entries: this.#runs.reduce((n, r) => n + r.reader.count, 0) };
   }
 
   /** Whether the index's files still have names (value-log.ts `linked`). */
@@ -417,7 +422,9 @@ export class DriveIndex {
   #merge(at: number, count: number): void {
     const inputs = this.#runs.slice(at, at + count);
     const b = new RunBuilder(inputs.reduce((a, r) => a + r.reader.count, 0));
-    mergeEntries(inputs.map((r) => r.reader.readAll()), b, at === 0);
+    // Entries a bucket's drop hides go: merges purge a deleted bucket's keys from the runs.
+    const hidden = this.#manifest.drops.length === 0 ? undefined : (r: Buffer, e: number): boolean => this.#dropped(entryIdKey(r, e), entryAt(r, e).place);
+    mergeEntries(inputs.map((r) => r.reader.readAll()), b, at === 0, hidden);
     const name = this.#writeRun(b);
     this.#runs.splice(at, count, this.#openRun(name));
     this.#manifest = { ...this.#manifest, runs: this.#runs.map((r) => r.name) };

@@ -307,9 +307,11 @@ export function nextEntry(b: Buffer, at: number): number {
 /**
  * Merges runs' entries (each run's blocks concatenated, `inputs` oldest first) into `out`: on equal ids the newest
  * run's entry wins. With `dropDeleted` (the merge's output is the oldest run: nothing older is left for a deletion to
- * hide) deletions are left out. Ids are compared in place and entries copied as bytes.
+ * hide) deletions are left out. `hidden(b, at)`, when given, leaves out the entries it is true for (a dropped bucket's:
+an older run's entry of the same id is older still, so nothing comes back). Ids are compared in place and entries
+copied as bytes.
  */
-export function mergeEntries(inputs: readonly Buffer[], out: RunBuilder, dropDeleted: boolean): void {
+export function mergeEntries(inputs: readonly Buffer[], out: RunBuilder, dropDeleted: boolean, hidden?: (b: Buffer, at: number) => boolean): void {
   const pos = inputs.map(() => 0);
   for (;;) {
     let best = -1;
@@ -331,7 +333,7 @@ export function mergeEntries(inputs: readonly Buffer[], out: RunBuilder, dropDel
     if (best < 0) return;
     const s = inputs[best]!;
     const at = pos[best]!;
-    if (!(dropDeleted && s[at + 2] === KIND_DELETED)) out.addRaw(s, at);
+    if (!(dropDeleted && s[at + 2] === KIND_DELETED) && !(hidden?.(s, at) ?? false)) out.addRaw(s, at);
     pos[best] = nextEntry(s, at);
   }
 }
