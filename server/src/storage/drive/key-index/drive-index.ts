@@ -26,6 +26,8 @@ import { IndexCursor } from './cursor.js';
 export const FLUSH_ENTRIES = 16_384;
 const FAN_IN = 4;
 const RUN_PREFIX = 'run-';
+/** The most entry bytes a merge may write into one run: its offsets are u32, and the footer follows the blocks. */
+const MAX_RUN_BYTES = 0xffffffff - 512 * 1024 * 1024;
 
 /** One commit for {@link DriveIndex.put}. */
 export interface PutItem {
@@ -414,6 +416,11 @@ export class DriveIndex {
       const oldest = this.#runs[n - FAN_IN]!.reader.dataBytes;
       const newest = this.#runs[n - 1]!.reader.dataBytes;
       if (oldest > FAN_IN * newest) return;
+      // A run's offsets are u32 (run-file.ts): runs whose merge could pass 4 GiB stay as they are (lookups check one
+      // more run; ~60 million keys each).
+      let bytes = 0;
+      for (const r of this.#runs.slice(n - FAN_IN)) bytes += r.reader.dataBytes;
+      if (bytes > MAX_RUN_BYTES) return;
       this.#merge(n - FAN_IN, FAN_IN);
     }
   }
