@@ -298,3 +298,61 @@ test('a collected deletion is written again: a rebuild from the log does not bri
     ix.close();
   });
 });
+
+test('deletions leave the log with its oldest segment: once nothing older is left, they are not written again', () => {
+  withDir((dir) => {
+    const seg = { segmentBytes: 64 * 1024 };
+    let ix = new DriveIndex(dir, seg);
+    const keys = Array.from({ length: 300 }, (_, i) => `k${i}`);
+    for (const key of keys) ix.put([{ volume: 'bkt', key, meta: meta(key) }]);
+    for (const key of keys) ix.delete('bkt', key);
+    ix.flush();
+    // Churn moves the log on; each pass collects what lies before the runs' covered position.
+    for (let round = 0; round < 12; round++) {
+      for (let i = 0; i < 150; i++) ix.put([{ volume: 'bkt', key: `churn-${i}`, meta: meta(`churn-${i}`, round) }]);
+      ix.flush();
+      while (ix.collect());
+    }
+    ix.close();
+    // What the log still holds, replayed whole (runs damaged): the live churn keys, and no deletion of a k key.
+    for (const run of readdirSync(dir).filter((n) => n.startsWith('run-'))) truncateSync(join(dir, run), 10);
+    ix = new DriveIndex(dir, seg);
+    assert.equal(ix.runCount, 0);
+    assert.equal(ix.tableSize, 150, 'only the churn keys\' records are left in the log');
+    assert.equal(get(ix, 'k7'), null);
+    assert.equal(get(ix, 'churn-7'), meta('churn-7', 11).toString());
+    ix.close();
+  });
+});
+
+test('a deletion a merge left out of the runs still moves with its segment while an older record of the key is in the log', () => {
+  withDir((dir) => {
+    const seg = { segmentBytes: 64 * 1024 };
+    let ix = new DriveIndex(dir, seg);
+    // Segment 0: the key among records that stay live (never collected).
+    ix.put([{ volume: 'bkt', key: 'deleted', meta: meta('deleted') }]);
+    for (let i = 0; i < 150; i++) ix.put([{ volume: 'bkt', key: `live-${i}`, meta: meta(`live-${i}`) }]);
+    ix.flush();
+    // The deletion, in a later segment; then runs alike in size until they are merged into the oldest run, which
+    // leaves deletions out.
+    ix.delete('bkt', 'deleted');
+    const churn = (round: number): void => {
+      for (let i = 0; i < 150; i++) ix.put([{ volume: 'bkt', key: `churn-${i}`, meta: meta(`churn-${i}`, round) }]);
+      ix.flush();
+    };
+    for (let round = 0; round < 3; round++) churn(round);
+    assert.deepEqual(ix.runStats, { runs: 1, entries: 150 + 150 }, 'one run: the live and churn keys, the deleted key and its deletion left out');
+    // More churn: the deletion's segment falls behind the runs and mostly dead.
+    for (let round = 3; round < 6; round++) churn(round);
+    let collected = 0;
+    while (ix.collect()) collected++;
+    assert.ok(collected > 0);
+    ix.flush();
+    ix.close();
+    for (const run of readdirSync(dir).filter((n) => n.startsWith('run-'))) truncateSync(join(dir, run), 10);
+    ix = new DriveIndex(dir, seg);
+    assert.equal(get(ix, 'deleted'), null, 'the deletion survived its segment');
+    assert.equal(get(ix, 'live-7'), meta('live-7').toString());
+    ix.close();
+  });
+});

@@ -191,6 +191,9 @@ export class DriveIndex {
   /** Collects one segment (see collect); false when it holds a bucket's drop the manifest still names. */
   #collect(segment: number): boolean {
     const moving: { kind: number; volume: string; key: string; meta: Buffer | null }[] = [];
+    // The oldest segment's deletions go with it: every older record of their keys is in it, so nothing is left for
+    // them to hide from a rebuild (without this, deletions would be written again at every collection, for good).
+    const oldest = this.#log.oldestSegment() === segment;
     for (const { kind, volume, key, place } of this.#log.records(segment)) {
       if (kind === KIND_DROP_VOLUME) {
         // A bucket's drop stays where it was written (its position decides which entries it hides): a segment holding
@@ -198,10 +201,13 @@ export class DriveIndex {
         if (this.#manifest.drops.some((d) => d.volume === volume)) return false;
         continue;
       }
-      const f = this.#find(idOf(volume, key));
-      if (f === undefined || f.place.segment !== place.segment || f.place.offset !== place.offset) continue;
+      const id = idOf(volume, key);
+      const f = this.#find(id);
       // A deletion still in force moves too: a rebuild from the log (a damaged run) must not bring back an older record
-      // of the key from a segment not collected.
+      // of the key from a segment not collected. In force: its id's newest entry, or no entry at all (a merge into the
+      // oldest run leaves deletions out) unless a bucket's drop hides it.
+      const deletionInForce = kind !== KIND_META && (f === undefined ? !this.#dropped(id, place) : f.kind === KIND_DELETED && samePlace(f.place, place));
+      if (kind === KIND_META ? f === undefined || !samePlace(f.place, place) : !deletionInForce || oldest) continue;
       moving.push({ kind, volume, key, meta: kind === KIND_META ? this.#readMeta(place) : null });
     }
     this.#rewrite(moving);
@@ -447,4 +453,8 @@ export class DriveIndex {
     this.#runs = [];
     this.#log.close();
   }
+}
+
+function samePlace(a: Place, b: Place): boolean {
+  return a.segment === b.segment && a.offset === b.offset;
 }

@@ -127,6 +127,11 @@ export class ValueLog {
       .map((s) => ({ segment: s.number, bytes: Math.max(s.prepared, USE_HEADER_BYTES) }));
   }
 
+  /** The segment of the oldest use still in the log (every record before a position in it is in it too). */
+  oldestSegment(): number | undefined {
+    return this.#inUseOrder()[0]?.number;
+  }
+
   /** Every intact record of a segment's use, in order (a collection's walk). */
   records(segment: number): { kind: number; volume: string; key: string; place: Place }[] {
     const seg = this.#segments.get(segment);
