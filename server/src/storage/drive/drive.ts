@@ -87,7 +87,8 @@ export interface DirScan {
   /**
    * Identity of the directory's state when it was read (inode, mtime, ctime, link count); null when it cannot
    * vouch for the names later: the directory changed within the last few clock ticks (a change in the same tick
-   * would keep the same mtime), a name was unreadable, or the directory is absent.
+   * would keep the same mtime), a name was unreadable, or the directory is absent. (A drive with a key index answers
+   * from its change log instead, absent directories too: a key's creation is recorded under each of its parents.)
    */
   stamp: string | null;
 }

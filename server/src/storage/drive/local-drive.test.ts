@@ -10,7 +10,10 @@ import {
 } from './drive-errors.js';
 import { ioPoolSaturated, runIoJob, warmIoPool } from './io-pool.js';
 import { LocalDrive } from './local-drive.js';
+import { keyIndexWanted, setKeyIndexForNewDrives } from './indexed-objects.js';
 import { encodeSegment } from './object-path.js';
+import { usesKeyIndex } from '../../../test/helpers/drive-records.js';
+import { objectDir } from '../../../test/helpers/drive-files.js';
 
 async function fresh(t: { after(fn: () => Promise<void>): void }): Promise<{ root: string; drive: LocalDrive }> {
   const root = await mkdtemp(join(tmpdir(), 'svc-drive-'));
@@ -18,6 +21,23 @@ async function fresh(t: { after(fn: () => Promise<void>): void }): Promise<{ roo
   const drive = new LocalDrive(root);
   await drive.writeFormat(Buffer.from('{}'));
   return { root, drive };
+}
+
+/** What the directory of key `key` of bucket `b` holds, sorted; nothing when it is gone. */
+async function keyDirHolds(root: string, key: string): Promise<string[]> {
+  const names = await readdir(objectDir(root, 'b', key)).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return [] as string[];
+    throw err;
+  });
+  return names.sort();
+}
+
+/**
+ * What a key's directory should hold: its data directories, and on the default layout its metadata file (the key
+ * index keeps records elsewhere).
+ */
+function keyDirWith(root: string, dataDirs: readonly string[]): string[] {
+  return [...dataDirs, ...(usesKeyIndex(root) ? [] : ['xl.meta'])].sort();
 }
 
 test('a missing root is DiskNotFound, an empty root is Unformatted, for every kind of call', async (t) => {
@@ -77,7 +97,7 @@ test('data directories are moved in, replaced atomically and stale ones removed'
   await w2.write([Buffer.from('xx')]);
   await w2.close();
   await drive.renameData('b', 'k', Buffer.from('v2'), { srcDataPath: `tmp/t2/${d2}`, dataDir: d2 });
-  assert.deepEqual((await readdir(join(root, 'b', '+k'))).sort(), [d2, 'xl.meta']);
+  assert.deepEqual(await keyDirHolds(root, 'k'), keyDirWith(root, [d2]));
   await assert.rejects(drive.openShardReader('b', 'k', d1, 'part.1'), FileNotFoundError);
 });
 
@@ -99,13 +119,12 @@ test('returnPrevious: a commit hands back the record it replaced and leaves ever
     const previous = await drive.renameData('b', 'big', Buffer.from(`w${i}`), { srcDataPath: `tmp/t${i}/${d}`, dataDir: d, keepDataDirs: [d], returnPrevious: true });
     assert.deepEqual(previous, i === 0 ? null : Buffer.from('w0'));
   }
-  const keyDir = join(root, 'b', '+big');
-  assert.deepEqual((await readdir(keyDir)).sort(), [...dirs, 'xl.meta'], 'the replaced data stays, whatever keepDataDirs says');
+  assert.deepEqual(await keyDirHolds(root, 'big'), keyDirWith(root, dirs), 'the replaced data stays, whatever keepDataDirs says');
   // An inline record replacing one with data: the data stays too, until the caller's rewrite drops it.
   assert.deepEqual(await drive.renameData('b', 'big', Buffer.from('small'), { ...ask, keepDataDirs: [] }), Buffer.from('w1'));
-  assert.deepEqual((await readdir(keyDir)).sort(), [...dirs, 'xl.meta']);
+  assert.deepEqual(await keyDirHolds(root, 'big'), keyDirWith(root, dirs));
   await drive.renameData('b', 'big', Buffer.from('small'), { srcDataPath: null, dataDir: null, keepDataDirs: [] });
-  assert.deepEqual(await readdir(keyDir), ['xl.meta']);
+  assert.deepEqual(await keyDirHolds(root, 'big'), keyDirWith(root, []));
 });
 
 test('names that would escape the drive are refused', async (t) => {
@@ -155,7 +174,7 @@ test('readChildren: metadata and "has deeper keys" of many children in one call;
 });
 
 test('readChildren: a stamp passed back answers unchanged children without reading them, until they change', async (t) => {
-  const { root, drive } = await fresh(t);
+  const { drive } = await fresh(t);
   await drive.makeVolume('b', Buffer.alloc(0));
   for (const key of ['d/a', 'd/b', 'd/c']) await drive.renameData('b', key, Buffer.from(`meta:${key}`), { srcDataPath: null, dataDir: null });
   const names = ['a', 'b', 'c', 'nope'];
@@ -180,14 +199,26 @@ test('readChildren: a stamp passed back answers unchanged children without readi
   assert.ok((await drive.readChildren('b', 'd/', names, false, stamps)).every((c) => c.stamp === undefined && c.same === undefined));
   await assert.rejects(drive.readChildren('b', 'd/', names, true, ['x']), InvalidDrivePathError);
   await assert.rejects(drive.readChildren('b', 'd/', ['a'], true, [7 as unknown as string]), InvalidDrivePathError);
-  // A key directory removed by hand: nothing it vouched for is answered as there.
+});
+
+test('readChildren: a key directory removed by hand voids the stamps of what it held', async (t) => {
+  // About the metadata-file layout's key directories (the walk notices one gone): pinned to it under SVC_KEY_INDEX=1 too;
+  // the key index keeps no directory per record (its own tests: key-index/, indexed-objects.test.ts).
+  const keyIndexBefore = keyIndexWanted();
+  setKeyIndexForNewDrives(false);
+  t.after(() => setKeyIndexForNewDrives(keyIndexBefore));
+  const { root, drive } = await fresh(t);
+  await drive.makeVolume('b', Buffer.alloc(0));
+  await drive.renameData('b', 'd/c', Buffer.from('meta:d/c'), { srcDataPath: null, dataDir: null });
   const kept = (await drive.readChildren('b', 'd/', ['c'], true)).map((c) => c.stamp!);
+  const vouched = await drive.readChildren('b', 'd/', ['c'], true, kept);
+  assert.deepEqual(vouched.map((c) => [c.same ?? false, c.meta]), [[true, null]], 'vouched for while the directory is there');
   await rm(join(root, 'b', '+d'), { recursive: true });
   assert.deepEqual((await drive.readChildren('b', 'd/', ['c'], true, kept)).map((c) => [c.same ?? false, c.meta]), [[false, null]]);
 });
 
 test('scanDir: the names of listDir plus a stamp that vouches for them until the directory changes', async (t) => {
-  const { drive } = await fresh(t);
+  const { root, drive } = await fresh(t);
   await drive.makeVolume('b', Buffer.alloc(0));
   const long = 'z'.repeat(300);
   for (const key of ['d/a', 'd/b/c', `d/${long}`]) await drive.renameData('b', key, Buffer.from('m'), { srcDataPath: null, dataDir: null });
@@ -205,7 +236,18 @@ test('scanDir: the names of listDir plus a stamp that vouches for them until the
   assert.deepEqual((await drive.scanDir('b', 'd/', scan.stamp)).names?.sort(), ['a', 'b', long, 'new'].sort());
   await drive.deleteObject('b', 'd/a');
   assert.deepEqual((await drive.scanDir('b', 'd/', scan.stamp)).names?.sort(), ['b', long, 'new'].sort());
-  assert.deepEqual(await drive.scanDir('b', 'nothing/', null), { names: [], stamp: null });
+  // An absent directory has no names. A directory walk has nothing to stamp; the key index's stamp is its change log's
+  // position (indexed-listing.ts), which vouches for the absence until a key is made under it.
+  const absent = await drive.scanDir('b', 'nothing/', null);
+  if (!usesKeyIndex(root)) {
+    assert.deepEqual(absent, { names: [], stamp: null });
+  } else {
+    assert.deepEqual(absent.names, []);
+    assert.notEqual(absent.stamp, null);
+    assert.deepEqual(await drive.scanDir('b', 'nothing/', absent.stamp), { names: null, stamp: absent.stamp });
+    await drive.renameData('b', 'nothing/k', Buffer.from('m'), { srcDataPath: null, dataDir: null });
+    assert.deepEqual((await drive.scanDir('b', 'nothing/', absent.stamp)).names, ['k']);
+  }
   await assert.rejects(drive.scanDir('nope', '', null), VolumeNotFoundError);
   await assert.rejects(drive.scanDir('b', 'd', null), InvalidDrivePathError);
 });
