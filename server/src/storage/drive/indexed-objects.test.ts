@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileNotFoundError, InvalidDrivePathError, UnformattedDiskError, VolumeNotFoundError } from './drive-errors.js';
+import { DiskNotFoundError, FileNotFoundError, InvalidDrivePathError, UnformattedDiskError, VolumeNotFoundError } from './drive-errors.js';
 import { LocalDrive } from './local-drive.js';
-import { setKeyIndexForNewDrives } from './indexed-objects.js';
+import { keyIndexWanted, setKeyIndexForNewDrives } from './indexed-objects.js';
 import { VOLUME_META_FILE, encodeSegment } from './object-path.js';
 
 /** A drive formatted with the experimental key-index layout (indexed-objects.ts). */
@@ -13,13 +13,18 @@ async function indexed(t: { after(fn: () => Promise<void>): void }): Promise<{ r
   const root = await mkdtemp(join(tmpdir(), 'svc-indexed-'));
   t.after(() => rm(root, { recursive: true, force: true }));
   const drive = new LocalDrive(root);
+  await formatIndexed(drive);
+  return { root, drive };
+}
+
+async function formatIndexed(drive: LocalDrive): Promise<void> {
+  const before = keyIndexWanted();
   setKeyIndexForNewDrives(true);
   try {
     await drive.writeFormat(Buffer.from('{}'));
   } finally {
-    setKeyIndexForNewDrives(false);
+    setKeyIndexForNewDrives(before);
   }
-  return { root, drive };
 }
 
 const noData = { srcDataPath: null, dataDir: null };
@@ -99,15 +104,24 @@ test('a key-index drive wiped under a running server answers the drive\'s error,
   await assert.rejects(drive.renameData('b', 'k2', Buffer.from('m'), noData), UnformattedDiskError, 'no write lands in removed files');
   await assert.rejects(drive.readMeta('b', 'k'), UnformattedDiskError);
   await assert.rejects(drive.listDir('b', ''), UnformattedDiskError);
-  setKeyIndexForNewDrives(true);
-  try {
-    await drive.writeFormat(Buffer.from('{}'));
-  } finally {
-    setKeyIndexForNewDrives(false);
-  }
+  await formatIndexed(drive);
   await drive.makeVolume('b', Buffer.alloc(0));
   await assert.rejects(drive.readMeta('b', 'k'), FileNotFoundError, 'the old index is not read again');
   await drive.renameData('b', 'k', Buffer.from('meta:new'), noData);
   assert.deepEqual(await drive.readMeta('b', 'k'), Buffer.from('meta:new'));
   await assert.rejects(drive.readChildren('b', 'd', ['a'], true), InvalidDrivePathError);
+});
+
+test('a key-index drive whose root was moved away answers that the drive is gone: no read or commit reaches the moved files', async (t) => {
+  const { root, drive } = await indexed(t);
+  t.after(() => rm(`${root}.away`, { recursive: true, force: true }));
+  await drive.makeVolume('b', Buffer.alloc(0));
+  await drive.renameData('b', 'k', Buffer.from('meta:k'), noData);
+  assert.deepEqual(await drive.readMeta('b', 'k'), Buffer.from('meta:k'));
+  // The index's files stay linked (a rename, as a lazy unmount or a disk swapped in would leave them): only their path
+  // tells that the drive is not there any more.
+  await rename(root, `${root}.away`);
+  await assert.rejects(drive.readMeta('b', 'k'), DiskNotFoundError);
+  await assert.rejects(drive.renameData('b', 'k2', Buffer.from('m'), noData), DiskNotFoundError, 'no commit lands in the moved index');
+  await assert.rejects(drive.listDir('b', ''), DiskNotFoundError);
 });

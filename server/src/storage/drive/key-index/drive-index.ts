@@ -69,6 +69,8 @@ export class DriveIndex {
   #sortedIds: string[] | null = null;
   /** Scratch for reads of records (a metadata record is copied out of it). */
   #readBuf = Buffer.allocUnsafe(64 * 1024);
+  /** Set once this turn's check found the files in place (#check); cleared by beginTurn. */
+  #linkedThisTurn = false;
 
   /** Opens (or creates) the index in `dir`: its runs, its log, and the log's records since the last flush replayed. */
   constructor(dir: string, opts: { segmentBytes?: number } = {}) {
@@ -136,14 +138,24 @@ export class DriveIndex {
     }
   }
 
-  /** Throws ENOENT once the index's files lost their names (its drive wiped): nothing is answered from them any more. */
+  /** Throws ENOENT once the index's files lost their names or moved away (value-log.ts linked): nothing is answered from them. */
   #check(): void {
+    if (this.#linkedThisTurn) return;
     if (!this.#log.linked()) throw Object.assign(new Error(`key index ${this.#dir}: its files were removed`), { code: 'ENOENT' });
+    this.#linkedThisTurn = true;
   }
 
   /** How many runs the index has and how many entries they hold (tests; what merges left). */
   get runStats(): { runs: number; entries: number } {
     return { runs: this.#runs.length, entries: this.#runs.reduce((n, r) => n + r.reader.count, 0) };
+  }
+
+  /**
+   * A new turn of the worker: the next call checks again that the files are where the drive's path leads (once per
+   * turn and index, not per operation: two stats).
+   */
+  beginTurn(): void {
+    this.#linkedThisTurn = false;
   }
 
   /** Whether the index's files still have names (value-log.ts `linked`). */

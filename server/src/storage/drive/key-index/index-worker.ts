@@ -28,6 +28,7 @@ function failure(err: unknown): OpResult {
 
 /** Applies a drain's requests in order; consecutive puts to a drive are written together. */
 function handle(requests: IndexRequest[]): void {
+  for (const ix of indexes.values()) ix.beginTurn();
   const results: OpResult[][] = requests.map((r) => new Array<OpResult>(r.ops.length));
   /** Per drive, the puts not yet written, and per item the op's answer (the replaced records, in its items' order). */
   const pending = new Map<string, { items: PutItem[]; slots: { answer: (Uint8Array | null)[]; n: number; r: number; o: number }[] }>();

@@ -1,4 +1,4 @@
-import { closeSync, constants, existsSync, fstatSync, openSync, unlinkSync, readdirSync, readSync, writeSync, writevSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, statSync, unlinkSync, readdirSync, readSync, writeSync, writevSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import { syncDirSync } from './sync-files.js';
 import { USE_HEADER_BYTES, encodeUseHeader, readUseHeader, recordAt } from '../commit-log-record.js';
@@ -144,7 +144,7 @@ export class ValueLog {
     if (seg === undefined || seg === this.#current) return;
     this.#segments.delete(segment);
     closeSync(seg.fd);
-    unlinkSync(`${this.#dir}/${SEG_PREFIX}${String(segment).padStart(8, '0')}`);
+    unlinkSync(this.#path(segment));
     syncDirSync(this.#dir);
   }
 
@@ -213,7 +213,7 @@ export class ValueLog {
   #next(): Segment {
     let number = 0;
     for (const n of this.#segments.keys()) if (n >= number) number = n + 1;
-    const path = `${this.#dir}/${SEG_PREFIX}${String(number).padStart(8, '0')}`;
+    const path = this.#path(number);
     const fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_DSYNC);
     syncDirSync(this.#dir);
     const gen = ++this.#gen;
@@ -242,12 +242,20 @@ export class ValueLog {
   }
 
   /**
-   * Whether the log's files still have names: a drive wiped under a running server leaves its index writing into
-   * unlinked files, which no replay would ever read (one fstat).
+   * Whether the log's files are still where the drive's path leads: a drive wiped under a running server leaves its
+   * index writing into unlinked files, and a root moved away (renamed, unmounted lazily, replaced by another disk)
+   * into files no longer at its path; no replay of the drive would read either. One fstat and one stat of the path.
    */
   linked(): boolean {
     const seg = this.#current ?? this.#segments.values().next().value;
-    return seg === undefined ? existsSync(this.#dir) : fstatSync(seg.fd).nlink > 0;
+    if (seg === undefined) return existsSync(this.#dir);
+    const open = fstatSync(seg.fd);
+    const named = statSync(this.#path(seg.number), { throwIfNoEntry: false });
+    return open.nlink > 0 && named !== undefined && named.ino === open.ino && named.dev === open.dev;
+  }
+
+  #path(segment: number): string {
+    return `${this.#dir}/${SEG_PREFIX}${String(segment).padStart(8, '0')}`;
   }
 
   close(): void {
