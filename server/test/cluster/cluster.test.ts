@@ -9,14 +9,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   CreateBucketCommand, GetBucketVersioningCommand, GetObjectCommand, ListObjectsV2Command, PutBucketVersioningCommand, PutObjectCommand,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { RPC_PROTOCOL_VERSION, makeRpcToken } from '../../src/cluster/index.js';
-import { objectDir } from '../helpers/drive-files.js';
+import { readRecordOnDisk, readRecordsOnDisk } from '../helpers/drive-records.js';
 import { bodyBytes, eventually } from '../helpers/s3-client.js';
 import { nodeClients, startCluster, type TestCluster } from './helpers/cluster.js';
 
@@ -83,9 +81,9 @@ test('Must show 1: written through node 1, read through node 3 byte-exact; the s
   const first = await listing(1);
   assert.equal(first.length, objects.size);
   for (const i of [2, 3, 4]) assert.deepEqual(await listing(i), first, `listing through node ${i}`);
-  // Each node holds 4 of the 16 shards of the large object on its own drives.
+  // Each node holds 4 of the 16 shards of the large object on its own drives (a record on each, in either layout).
   for (let i = 1; i <= 4; i++) {
-    for (let d = 1; d <= 4; d++) assert.ok(existsSync(join(objectDir(c.drive(i, d), BUCKET, 'big/three-mib.bin'), 'xl.meta')), `node ${i} d${d}`);
+    for (let d = 1; d <= 4; d++) assert.ok(readRecordOnDisk(c.drive(i, d), BUCKET, 'big/three-mib.bin') !== null, `node ${i} d${d}`);
   }
 });
 
@@ -174,8 +172,8 @@ test('Must show 2: one node lost, then two, then both back', async () => {
   process.stdout.write(`# both nodes restarted and every node ready after ${((Date.now() - restarted) / 1000).toFixed(1)} s\n`);
   for (const [key, digest] of objects) assert.equal(await readSha(4, key), digest, key);
   // The objects written while node 4 (and later 3) was down are healed onto their drives.
-  const healed = async (): Promise<boolean> => whileDown.every((key) => [3, 4].every((i) =>
-    [1, 2, 3, 4].every((d) => existsSync(join(objectDir(c.drive(i, d), BUCKET, key), 'xl.meta')))));
+  const healed = async (): Promise<boolean> => [3, 4].every((i) =>
+    [1, 2, 3, 4].every((d) => readRecordsOnDisk(c.drive(i, d), BUCKET, whileDown).every((rec) => rec !== null)));
   assert.ok(await eventually(healed, 60_000), 'objects written while down are on the restarted nodes\' drives');
   await put(4, 'after.txt', randomBytes(64));
   assert.equal(await readSha(1, 'after.txt'), objects.get('after.txt'));

@@ -7,11 +7,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { decodeObjectRecord } from '../../src/storage/format/index.js';
-import { objectDir } from '../helpers/drive-files.js';
+import { readRecordsOnDisk } from '../helpers/drive-records.js';
 import { bodyBytes, eventually } from '../helpers/s3-client.js';
 import { nodeClients, startCluster, type TestCluster } from './helpers/cluster.js';
 
@@ -50,12 +48,27 @@ async function readPatiently(i: number, key: string, what: string): Promise<stri
   }
 }
 
-/** The pool (0 or 1) whose drives hold `key`: every drive of the pool's single set holds its metadata. */
-function poolOf(key: string): number {
-  const inPool = POOL_NODES.map((nodes) => nodes.every((i) => existsSync(join(objectDir(c.drive(i, 1), BUCKET, key), 'xl.meta'))));
-  assert.ok(inPool[0] !== inPool[1], `${key} is in exactly one pool (${inPool.join('/')})`);
-  return inPool[0] ? 0 : 1;
+/** The drives of pool `pool` (0 or 1) as [node, drive] pairs. */
+function poolDrives(pool: number): [number, number][] {
+  return POOL_NODES[pool]!.flatMap((i) => [1, 2, 3, 4].slice(0, pool === 0 ? 4 : 2).map((d): [number, number] => [i, d]));
 }
+
+/**
+ * The pool (0 or 1) whose drives hold each of `keys`: every drive of the pool's single set holds its metadata record
+ * (in either drive layout: helpers/drive-records.ts, read as a restart would find it).
+ */
+function poolsOf(keys: readonly string[]): number[] {
+  const inPool = POOL_NODES.map((nodes) => {
+    const onDrive1 = nodes.map((i) => readRecordsOnDisk(c.drive(i, 1), BUCKET, keys));
+    return keys.map((_, k) => onDrive1.every((recs) => recs[k] !== null));
+  });
+  return keys.map((key, k) => {
+    assert.ok(inPool[0]![k] !== inPool[1]![k], `${key} is in exactly one pool (${inPool[0]![k]}/${inPool[1]![k]})`);
+    return inPool[0]![k] ? 0 : 1;
+  });
+}
+
+const poolOf = (key: string): number => poolsOf([key])[0]!;
 
 /** Every node sees all 24 drives online again (a restarted node's drives are re-checked by the others' monitors). */
 async function allOnline(): Promise<boolean> {
@@ -89,7 +102,7 @@ test('Must show 3: objects written through any node land on both pools; the list
     await s3(1 + (k % 8)).send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body }));
     objects.set(key, sha(body));
   }
-  const pools = [...objects.keys()].map(poolOf);
+  const pools = poolsOf([...objects.keys()]);
   assert.ok(pools.includes(0) && pools.includes(1), `objects per pool: ${pools.filter((p) => p === 0).length}/${pools.filter((p) => p === 1).length}`);
   // Overwriting keeps an object in its pool.
   for (const key of [...objects.keys()].slice(0, 6)) {
@@ -112,15 +125,19 @@ test('Must show 3: objects written through any node land on both pools; the list
  * drives, EC:4) keeps exactly its read quorum (12) with a node of 4 drives down, so the test starts from full
  * redundancy.
  */
-function fullyStored(key: string): boolean {
-  const pool = poolOf(key);
-  const ids = POOL_NODES[pool]!.flatMap((i) => [1, 2, 3, 4].slice(0, pool === 0 ? 4 : 2)
-    .map((d) => decodeObjectRecord(readFileSync(join(objectDir(c.drive(i, d), BUCKET, key), 'xl.meta'))).writeId));
-  return new Set(ids).size === 1;
+function fullyStored(keys: readonly string[]): boolean {
+  const pools = poolsOf(keys);
+  return [0, 1].every((pool) => {
+    const inPool = keys.filter((_, k) => pools[k] === pool);
+    if (inPool.length === 0) return true;
+    const records = poolDrives(pool).map(([i, d]) => readRecordsOnDisk(c.drive(i, d), BUCKET, inPool));
+    return inPool.every((_, k) => records.every((recs) => recs[k] !== null)
+      && new Set(records.map((recs) => decodeObjectRecord(recs[k]!).writeId)).size === 1);
+  });
 }
 
 test('Must show 3: with any one node of each pool stopped, every object reads byte-exact', async () => {
-  assert.ok(await eventually(async () => [...objects.keys()].every(fullyStored), 60_000), 'every object on every drive of its pool');
+  assert.ok(await eventually(async () => fullyStored([...objects.keys()]), 60_000), 'every object on every drive of its pool');
   for (let k = 0; k < 4; k++) {
     const down = [POOL_NODES[0][k], POOL_NODES[1][k]];
     await Promise.all(down.map((i) => c.kill9(i)));

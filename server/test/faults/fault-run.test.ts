@@ -2,7 +2,8 @@
  * Issue 10 Must show 1: a fault run on a 4-node × 4-drive cluster (one set of 16, EC:4). Eight concurrent AWS SDK
  * clients spread over the nodes do PUT (some beyond 1 MiB, so shard files exist), GET, DELETE and multipart
  * uploads on 50 keys while seeded faults hit the cluster: kill -9 and restart of one node at a time, bit flips
- * in shard files and in xl.meta records, a full drive (a 64 MiB tmpfs filled up) and a drive directory renamed
+ * in shard files and in xl.meta records (on drives in the key-index layout, whose records are not files, a shard
+ * file instead: faults/injector.ts), a full drive (a 64 MiB tmpfs filled up) and a drive directory renamed
  * away and back. Once every node is back and ready, the checker (checker.ts) verifies the history: no lost
  * acknowledged write, no corrupt or half-written content (after recovery or in any read during the run), listings
  * that agree with reads, and no NoSuchKey for an object being overwritten (an engine bug this run found twice:
@@ -13,11 +14,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { decodeObjectMeta } from '../../src/storage/format/index.js';
 import { listFiles, objectDir } from '../helpers/drive-files.js';
+import { readRecordOnDisk } from '../helpers/drive-records.js';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { adminCall } from '../admin/admin-client.js';
 import { bodyBytes, eventually } from '../helpers/s3-client.js';
@@ -83,7 +84,10 @@ function describeKey(c: TestCluster, history: History, key: string, since: numbe
   for (const n of c.nodes) {
     const drives = [1, 2, 3, 4].map((d) => {
       try {
-        const m = decodeObjectMeta(readFileSync(join(objectDir(c.drive(n.index, d), BUCKET, key), 'xl.meta')));
+        // The drive's record of the key in either layout (a metadata file or its key index), as a restart would find it.
+        const rec = readRecordOnDisk(c.drive(n.index, d), BUCKET, key);
+        if (rec === null) return `d${d}:no record`;
+        const m = decodeObjectMeta(rec);
         return `d${d}:${m.versionId.slice(0, 8)}@${new Date(m.modTime).toISOString().slice(14, 23)}/${m.size}`;
       } catch (err) {
         return `d${d}:${(err as { code?: string }).code ?? (err as Error).name}`;

@@ -8,12 +8,16 @@
  * bit flips only damage an object version whose record is present on enough drives that one more bad shard
  * stays within the parity (EC:4 of 16: at least 14 holders before the flip), once per version. A holder has the
  * version's record and every part file it names: a multipart upload completed just after a node came back has
- * records on all 16 drives but part data only where the parts were uploaded, until healed.
+ * records on all 16 drives but part data only where the parts were uploaded, until healed. Records are read in
+ * either drive layout (helpers/drive-records.ts). A drive in the key-index layout has no metadata file to flip
+ * bits in (its records are in the index its server's worker owns): there a metadata fault flips a bit in a shard
+ * file of a large object instead, still a file; drives in the default layout keep their xl.meta bit flips.
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeObjectMeta } from '../../src/storage/format/index.js';
-import { listFiles, objectDir } from '../helpers/drive-files.js';
+import { keyOfDir, listFiles, objectDir } from '../helpers/drive-files.js';
+import { readRecordOnDisk, usesKeyIndex } from '../helpers/drive-records.js';
 import { fillFileSystem } from '../helpers/fill-disk.js';
 import type { TestCluster } from '../cluster/helpers/cluster.js';
 import type { Rng } from './rng.js';
@@ -89,26 +93,21 @@ export async function waitAllDrivesOnline(cluster: TestCluster, drives: number, 
   }
 }
 
-/** The identity of the version a metadata record describes, or undefined when it does not decode. */
-function versionOf(metaFile: string): string | undefined {
-  return readVersion(metaFile)?.id;
-}
-
-function readVersion(metaFile: string): { id: string; files: string[] } | undefined {
+/**
+ * The identity of the version the record of `key` on `drive` describes (as a restart would find it) and the part
+ * files it names; undefined when there is no record or it does not decode.
+ */
+function readVersion(drive: string, bucket: string, key: string): { id: string; files: string[] } | undefined {
   try {
-    const m = decodeObjectMeta(readFileSync(metaFile));
-    const dir = join(metaFile, '..');
+    const rec = readRecordOnDisk(drive, bucket, key);
+    if (rec === null) return undefined;
+    const m = decodeObjectMeta(rec);
+    const dir = objectDir(drive, bucket, key);
     const files = m.dataDir === null ? [] : m.parts.map((p) => join(dir, m.dataDir!, `part.${p.number}`));
     return { id: `${m.key}|${m.versionId}|${m.modTime}|${m.dataDir ?? 'inline'}`, files };
   } catch {
     return undefined;
   }
-}
-
-/** True when `metaFile` describes `version` and the drive holds every part file of it. */
-function holds(metaFile: string, version: string): boolean {
-  const v = readVersion(metaFile);
-  return v !== undefined && v.id === version && v.files.every((f) => existsSync(f));
 }
 
 /** Flips one random bit of `file` in place (the file keeps its size and inode). */
@@ -141,10 +140,21 @@ export async function runFaults(target: FaultTarget, rng: Rng, stop: () => boole
   const nodes = cluster.nodes.length;
   const drives = target.drivesPerNode;
 
+  // Records read during one bit-flip attempt, by drive and key: reading a key-index drive's record copies its index.
+  const versions = new Map<string, ReturnType<typeof readVersion>>();
+  const versionOn = (root: string, key: string): ReturnType<typeof readVersion> => {
+    const at = `${root}\0${key}`;
+    if (!versions.has(at)) versions.set(at, readVersion(root, bucket, key));
+    return versions.get(at);
+  };
+  /** Drives whose record of `key` describes `version` and that hold every part file of it. */
   const holders = (key: string, version: string): number => {
     let n = 0;
     for (let i = 1; i <= nodes; i++) {
-      for (let d = 1; d <= drives; d++) if (holds(join(objectDir(cluster.drive(i, d), bucket, key), 'xl.meta'), version)) n++;
+      for (let d = 1; d <= drives; d++) {
+        const v = versionOn(cluster.drive(i, d), key);
+        if (v !== undefined && v.id === version && v.files.every((f) => existsSync(f))) n++;
+      }
     }
     return n;
   };
@@ -152,19 +162,23 @@ export async function runFaults(target: FaultTarget, rng: Rng, stop: () => boole
   const bitflip = (what: 'shard' | 'meta'): boolean => {
     const node = rng.int(1, nodes);
     const drive = rng.int(1, drives);
-    const files = listFiles(join(cluster.drive(node, drive), bucket))
-      .filter((f) => (what === 'meta' ? f.endsWith('/xl.meta') : /\/part\.\d+$/.test(f)));
+    const root = cluster.drive(node, drive);
+    versions.clear();
+    // On a key-index drive a metadata fault damages a shard file instead (no record is a file there: see the top).
+    const inMeta = what === 'meta' && !usesKeyIndex(root);
+    const files = listFiles(join(root, bucket))
+      .filter((f) => (inMeta ? f.endsWith('/xl.meta') : /\/part\.\d+$/.test(f)));
     for (const file of rng.shuffle(files)) {
-      const metaFile = what === 'meta' ? file : join(file, '..', '..', 'xl.meta');
-      const version = versionOf(metaFile);
+      const key = keyOfDir(root, bucket, inMeta ? join(file, '..') : join(file, '..', '..'));
+      const version = key === undefined ? undefined : versionOn(root, key)?.id;
       if (version === undefined || flipped.has(version)) continue;
       // A shard file of a data directory the record no longer names (replaced, being deleted) is not a fault.
-      if (what === 'shard' && !version.endsWith(`|${file.split('/').at(-2) ?? ''}`)) continue;
-      const key = version.split('|')[0]!;
-      if (holders(key, version) < target.minHolders) continue;
+      if (!inMeta && !version.endsWith(`|${file.split('/').at(-2) ?? ''}`)) continue;
+      if (holders(key!, version) < target.minHolders) continue;
       if (!flipBit(file, rng)) continue;
       flipped.add(version);
-      note(`bit flip in ${what === 'meta' ? 'xl.meta' : 'a shard file'} of ${key} on node ${node} d${drive}`);
+      const instead = what === 'meta' && !inMeta ? ' (for a metadata fault: the drive keeps its records in a key index)' : '';
+      note(`bit flip in ${inMeta ? 'xl.meta' : 'a shard file'} of ${key} on node ${node} d${drive}${instead}`);
       return true;
     }
     return false;

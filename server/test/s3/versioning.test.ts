@@ -8,6 +8,8 @@ import {
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeObjectRecord } from '../../src/storage/format/index.js';
+import { objectDir } from '../helpers/drive-files.js';
+import { mustReadRecord } from '../helpers/drive-records.js';
 import { startS3, type S3Harness } from './helpers/harness.js';
 import { rejectsWith } from './helpers/rejects.js';
 import { errorCode, signedRequest } from './helpers/raw.js';
@@ -172,8 +174,10 @@ test('an older version survives damaged shards: bitrot is detected per version a
   await h.client.send(new PutObjectCommand({ Bucket: 'ver', Key: 'rot', Body: 'newer' }));
   let damaged = 0;
   for (const drive of h.drives) {
-    const dir = join(drive, 'ver', '+rot');
-    const own = decodeObjectRecord(await readFile(join(dir, 'xl.meta'))).versions.find((v) => v.versionId === v1.VersionId);
+    const dir = objectDir(drive, 'ver', 'rot');
+    // The key's record in either drive layout (a metadata file or the drive's key index); in both, the version's
+    // data directory is under the key's directory.
+    const own = decodeObjectRecord(await mustReadRecord(drive, 'ver', 'rot')).versions.find((v) => v.versionId === v1.VersionId);
     assert.ok(own !== undefined && 'dataDir' in own && own.dataDir !== null);
     // Two of four shards (the data shards a healthy read uses) get a flipped byte: EC 2+2 still decodes.
     if (own.erasure.index > 2) continue;

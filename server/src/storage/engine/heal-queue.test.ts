@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { removeRecord, writeRecord } from '../../../test/helpers/drive-records.js';
 import { ErasureSets } from './erasure-sets.js';
 import { HealQueue } from './heal-queue.js';
 import type { HealOutcome } from './heal-queue.js';
@@ -20,9 +19,10 @@ test('queued object heals report their outcome to every caller and are counted',
   await put(st, 'bkt', 'a', pattern(300 * 1024));
   await put(st, 'bkt', 'b', pattern(1000));
   await put(st, 'bkt', 'c', pattern(1000));
-  await rm(join(c.sets[0]![0]!, 'bkt', '+b'), { recursive: true });
+  // "b" (inline: its record is all a drive holds of it) lost on drive 0.
+  await removeRecord(c.sets[0]![0]!, 'bkt', 'b');
   // Three undecodable records of four: no version can be agreed on, the heal fails.
-  for (const root of c.sets[0]!.slice(1)) await writeFile(join(root, 'bkt', '+c', 'xl.meta'), 'garbage');
+  for (const root of c.sets[0]!.slice(1)) await writeRecord(root, 'bkt', 'c', Buffer.from('garbage'));
 
   const q = new HealQueue(QUIET);
   const outcomes: [string, HealOutcome][] = [];

@@ -6,6 +6,8 @@ import { mergeHealStatus } from './heal-status.js';
 import type { HealStatus } from './heal-status.js';
 import { openPools } from './open-storage.js';
 import { get, pattern, put, testCluster } from './testing.js';
+import { hasRecord, removeRecord } from '../../../test/helpers/drive-records.js';
+import { objectDir } from '../../../test/helpers/drive-files.js';
 
 test('over two pools: one scan cycle covers both, the status sums them and names the pool of a healing drive', async (t) => {
   const a = await testCluster(1, 4, 2);
@@ -26,9 +28,14 @@ test('over two pools: one scan cycle covers both, the status sums them and names
   }
   // Drop every object from one drive of each pool: each pool holds some of them.
   const dropped = async (root: string): Promise<number> => {
-    const names = (await readdir(join(root, 'bkt'))).filter((n) => n.startsWith('+'));
-    for (const n of names) await rm(join(root, 'bkt', n), { recursive: true });
-    return names.length;
+    let n = 0;
+    for (const key of objects.keys()) {
+      if (!(await hasRecord(root, 'bkt', key))) continue;
+      await removeRecord(root, 'bkt', key);
+      await rm(objectDir(root, 'bkt', key), { recursive: true, force: true });
+      n++;
+    }
+    return n;
   };
   const inA = await dropped(a.sets[0]![0]!);
   const inB = await dropped(b.sets[0]![1]!);

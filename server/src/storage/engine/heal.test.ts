@@ -4,6 +4,7 @@ import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeObjectMeta } from '../format/index.js';
 import { get, pattern, put, testCluster } from './testing.js';
+import { mustReadRecord, writeRecord } from '../../../test/helpers/drive-records.js';
 
 async function partFile(root: string, bucket: string, key: string): Promise<string> {
   const dir = join(root, bucket, `+${key}`);
@@ -22,7 +23,7 @@ test('flipped bytes in shard files are detected, the read returns the original, 
   const originals = await Promise.all(files.map((f) => readFile(f)));
   // A healthy read touches only data shards (index <= K), so damage those: two drives, the most
   // EC:2 tolerates, with a flipped byte in block 0 and one in the last block.
-  const shardOf = await Promise.all(c.sets[0]!.map(async (root) => decodeObjectMeta(await readFile(join(root, 'bkt', '+obj', 'xl.meta'))).erasure.index));
+  const shardOf = await Promise.all(c.sets[0]!.map(async (root) => decodeObjectMeta(await mustReadRecord(root, 'bkt', 'obj')).erasure.index));
   const dataDrives = shardOf.flatMap((s, i) => (s <= 2 ? [i] : []));
   assert.equal(dataDrives.length, 2);
   const [a, b] = dataDrives as [number, number];
@@ -49,17 +50,17 @@ test('a corrupt inline shard is detected and healed inside the metadata record',
   await st.makeBucket('bkt');
   const data = pattern(5000);
   await put(st, 'bkt', 'small', data);
-  const metas = await Promise.all(c.sets[0]!.map((root) => readFile(join(root, 'bkt', '+small', 'xl.meta'))));
+  const metas = await Promise.all(c.sets[0]!.map((root) => mustReadRecord(root, 'bkt', 'small')));
   const drive = metas.findIndex((m) => decodeObjectMeta(m).erasure.index === 1);
-  const metaFile = join(c.sets[0]![drive]!, 'bkt', '+small', 'xl.meta');
+  const root = c.sets[0]![drive]!;
   const original = metas[drive]!;
   const inline = decodeObjectMeta(original).inline!;
   const at = original.indexOf(inline);
   assert.ok(at > 0);
   const bad = Buffer.from(original);
   bad[at + 40] = bad[at + 40]! ^ 0x01;
-  await writeFile(metaFile, bad);
+  await writeRecord(root, 'bkt', 'small', bad);
   assert.ok((await get(st, 'bkt', 'small')).equals(data));
   await st.drainHeals();
-  assert.deepEqual(decodeObjectMeta(await readFile(metaFile)).inline, inline);
+  assert.deepEqual(decodeObjectMeta(await mustReadRecord(root, 'bkt', 'small')).inline, inline);
 });

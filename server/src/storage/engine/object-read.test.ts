@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { forgetCachedMeta } from '../drive/index.js';
 import { decodeObjectMeta } from '../format/index.js';
 import { collect, get, pattern, put, testCluster } from './testing.js';
+import { mustReadRecord, removeRecord, writeRecord } from '../../../test/helpers/drive-records.js';
 
 /** Shard index (1-based) held by each drive of set 0, and the path of each drive's part.1. */
 async function layout(roots: string[], key: string): Promise<{ shard: number[]; part: string[] }> {
@@ -12,7 +13,7 @@ async function layout(roots: string[], key: string): Promise<{ shard: number[]; 
   const part: string[] = [];
   for (const root of roots) {
     const dir = join(root, 'bkt', `+${key}`);
-    shard.push(decodeObjectMeta(await readFile(join(dir, 'xl.meta'))).erasure.index);
+    shard.push(decodeObjectMeta(await mustReadRecord(root, 'bkt', key)).erasure.index);
     const dataDir = (await readdir(dir)).find((n) => /^[0-9a-f-]{36}$/.test(n))!;
     part.push(join(dir, dataDir, 'part.1'));
   }
@@ -31,7 +32,7 @@ test('GET reads the data-shard drives first and asks a parity drive only when a 
   const dataDrive = shard.findIndex((s) => s === 1);
   const [p1, p2] = shard.flatMap((s, i) => (s > 2 ? [i] : [])) as [number, number];
   // A parity drive lost the object's metadata: a healthy read never needs it, so the fast path still answers.
-  await rm(join(roots[p1]!, 'bkt', '+obj', 'xl.meta'));
+  await removeRecord(roots[p1]!, 'bkt', 'obj');
   assert.ok((await get(st, 'bkt', 'obj')).equals(data));
   // Now a data shard is damaged too: the read must fetch a parity drive's metadata, find p1 without the object,
   // and decode from the other data shard and p2.
@@ -51,13 +52,13 @@ test('HEAD and GET fall back to the full read when the data-shard drives disagre
   await st.makeBucket('bkt');
   await put(st, 'bkt', 'k', pattern(3000, 1));
   const roots = c.sets[0]!;
-  const oldMeta = await Promise.all(roots.map((r) => readFile(join(r, 'bkt', '+k', 'xl.meta'))));
+  const oldMeta = await Promise.all(roots.map((r) => mustReadRecord(r, 'bkt', 'k')));
   const newer = pattern(3000, 2);
   await put(st, 'bkt', 'k', newer);
   // One data-shard drive goes back to the old record (a write it missed): the newest version still wins.
   const shard = oldMeta.map((m) => decodeObjectMeta(m).erasure.index);
   const d = shard.findIndex((s) => s === 1);
-  await writeFile(join(roots[d]!, 'bkt', '+k', 'xl.meta'), oldMeta[d]!);
+  await writeRecord(roots[d]!, 'bkt', 'k', oldMeta[d]!);
   assert.equal((await st.getObjectInfo('bkt', 'k')).size, 3000);
   assert.ok((await get(st, 'bkt', 'k')).equals(newer));
 });
@@ -82,13 +83,13 @@ test('bytes(): a healthy inline object in one buffer, whole or a range; undefine
   assert.equal((await st.openObject('bkt', 'empty')).bytes?.()?.length, 0);
 
   // Flip one bit of the first data shard's inline data on its drive: bytes() declines, the stream rebuilds.
-  const metas = await Promise.all(c.sets[0]!.map((root) => readFile(join(root, 'bkt', '+small', 'xl.meta'))));
+  const metas = await Promise.all(c.sets[0]!.map((root) => mustReadRecord(root, 'bkt', 'small')));
   const drive = metas.findIndex((m) => decodeObjectMeta(m).erasure.index === 1);
   const original = metas[drive]!;
   const at = original.indexOf(decodeObjectMeta(original).inline!);
   const bad = Buffer.from(original);
   bad[at + 40] = bad[at + 40]! ^ 0x01;
-  await writeFile(join(c.sets[0]![drive]!, 'bkt', '+small', 'xl.meta'), bad);
+  await writeRecord(c.sets[0]![drive]!, 'bkt', 'small', bad);
   // A change by hand: the records read above would answer for up to a minute (drive/meta-cache.ts).
   forgetCachedMeta();
   const damaged = await st.openObject('bkt', 'small');

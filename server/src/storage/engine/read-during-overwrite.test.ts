@@ -20,10 +20,12 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { access, cp, mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { hasRecord, mustReadRecord, removeRecord, writeRecord } from '../../../test/helpers/drive-records.js';
+import { forgetCachedMeta } from '../drive/index.js';
 import { openStorage, type Storage } from '../index.js';
 import { ErasureSets } from './erasure-sets.js';
 import { healObject } from './heal.js';
@@ -68,35 +70,45 @@ test('an object being overwritten never reads as absent', async (t) => {
   assert.equal(absent, 0, `${absent} of ${reads} reads during overwrites answered "not found"`);
 });
 
-/** The object's directory on drive `root` (key segments are stored as `+<segment>`, drive/object-path.ts). */
+/**
+ * The object's directory on drive `root` (key segments are stored as `+<segment>`, drive/object-path.ts): its data
+ * directories, and its record too on the default layout (the key-index layout keeps records in the drive's index).
+ */
 const objDir = (root: string, bucket: string, key: string): string => join(root, bucket, `+${key}`);
 
 test('a half-committed overwrite with drives not answering is unavailable, never absent; a dangling record is absent', async (t) => {
   const { root, paths, st, put } = await eightDrives(t);
 
-  // The state an overwrite leaves mid-commit: drives 1-3 still hold the old version, 4-8 the new one.
+  // The state an overwrite leaves mid-commit: drives 1-3 still hold the old version (its record and its data
+  // directory, saved and put back), 4-8 the new one.
   await put('k');
   const saved = join(root, 'saved');
-  for (let i = 0; i < 3; i++) await cp(objDir(paths[i]!, 'b', 'k'), join(saved, `d${i}`), { recursive: true });
+  const oldRecords: Buffer[] = [];
+  for (let i = 0; i < 3; i++) {
+    await cp(objDir(paths[i]!, 'b', 'k'), join(saved, `d${i}`), { recursive: true });
+    oldRecords.push(await mustReadRecord(paths[i]!, 'b', 'k'));
+  }
   await put('k');
   for (let i = 0; i < 3; i++) {
     await rm(objDir(paths[i]!, 'b', 'k'), { recursive: true, force: true });
     await cp(join(saved, `d${i}`), objDir(paths[i]!, 'b', 'k'), { recursive: true });
+    await writeRecord(paths[i]!, 'b', 'k', oldRecords[i]!);
   }
   // Two of the new version's drives answer neither a record nor "not found": their records fail their CRC32C.
   for (const i of [3, 4]) {
-    const file = join(objDir(paths[i]!, 'b', 'k'), 'xl.meta');
-    const bytes = await readFile(file);
+    const bytes = await mustReadRecord(paths[i]!, 'b', 'k');
     bytes[bytes.length - 1]! ^= 0x01;
-    await writeFile(file, bytes);
+    await writeRecord(paths[i]!, 'b', 'k', bytes);
   }
+  forgetCachedMeta();
   // 3 old + 3 new + 2 unknown: no quorum, and no drive says "not found", so the object exists.
   await assert.rejects(st.getObjectInfo('b', 'k'), { name: 'InsufficientReadQuorumError' });
 
   // A failed write's leftover: a record on 2 drives, "not found" on 6 (more than the 2 a commit may leave out).
   await put('gone');
-  for (let i = 2; i < 8; i++) await rm(join(objDir(paths[i]!, 'b', 'gone'), 'xl.meta'));
-  assert.ok((await readdir(objDir(paths[0]!, 'b', 'gone'))).includes('xl.meta'));
+  for (let i = 2; i < 8; i++) await removeRecord(paths[i]!, 'b', 'gone');
+  forgetCachedMeta();
+  assert.ok(await hasRecord(paths[0]!, 'b', 'gone'));
   await assert.rejects(st.getObjectInfo('b', 'gone'), { name: 'ObjectNotFoundError' });
 });
 
@@ -111,6 +123,8 @@ test('a replacement drive not yet healed does not vote "absent": a key it lacks 
   // They come back (the drive monitor's "back online, healing"), and a holder is replaced by an empty drive,
   // formatted afresh (its format marked "healing"). No heal has run yet.
   await rm(objDir(paths[2]!, 'b', 'k'), { recursive: true, force: true });
+  await removeRecord(paths[2]!, 'b', 'k');
+  forgetCachedMeta();
   for (const i of [0, 1, 2]) {
     set.drives[i]!.state = 'online';
     set.drives[i]!.healing = true;
@@ -120,5 +134,5 @@ test('a replacement drive not yet healed does not vote "absent": a key it lacks 
   // committed record) and from the replacement, which does not count: the object exists, it cannot be read yet.
   await assert.rejects(st.getObjectInfo('b', 'k'), { name: 'InsufficientReadQuorumError' });
   await assert.rejects(healObject(set, 'b', 'k', false), { name: 'InsufficientReadQuorumError' });
-  for (let i = 3; i < 8; i++) await access(join(objDir(paths[i]!, 'b', 'k'), 'xl.meta'));
+  for (let i = 3; i < 8; i++) assert.ok(await hasRecord(paths[i]!, 'b', 'k'), `drive ${i + 1} keeps its record`);
 });

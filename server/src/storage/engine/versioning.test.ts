@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { hasRecord, mustReadRecord, removeRecord, writeRecord } from '../../../test/helpers/drive-records.js';
+import { forgetCachedMeta } from '../drive/index.js';
 import { decodeObjectRecord, envelopeLayout, isDeleteMarker } from '../format/index.js';
 import type { ObjectMeta } from '../format/index.js';
 import type { VersioningState } from './object-layer.js';
@@ -67,21 +69,21 @@ test('an unversioned object becomes the "null" version; suspended writes and del
   const st = await c.open();
   await st.makeBucket('bkt');
   await put(st, 'bkt', 'k', Buffer.from('legacy'));
-  const raw = await readFile(join(c.sets[0]![0]!, 'bkt', '+k', 'xl.meta'));
+  const raw = await mustReadRecord(c.sets[0]![0]!, 'bkt', 'k');
   assert.equal(envelopeLayout(raw)?.version, 1, 'unversioned writes keep the version 1 record');
   assert.equal((await st.getObjectInfo('bkt', 'k')).versionId, 'null');
   const v1 = await putV(st, 'k', Buffer.from('enabled'), 'enabled');
   assert.equal((await getV(st, 'k', 'null')).toString(), 'legacy');
   assert.equal(await putV(st, 'k', Buffer.from('suspended-1'), 'suspended'), 'null');
   assert.equal(await putV(st, 'k', Buffer.from('suspended-2'), 'suspended'), 'null');
-  const rec = decodeObjectRecord(await readFile(join(c.sets[0]![0]!, 'bkt', '+k', 'xl.meta')));
+  const rec = decodeObjectRecord(await mustReadRecord(c.sets[0]![0]!, 'bkt', 'k'));
   assert.deepEqual(rec.versions.map((v) => v.versionId), ['null', v1]);
   assert.equal((await get(st, 'bkt', 'k')).toString(), 'suspended-2');
   assert.equal((await getV(st, 'k', v1)).toString(), 'enabled');
 
   const marker = await st.deleteObject('bkt', 'k', { versioning: 'suspended' });
   assert.deepEqual(marker, { versionId: 'null', deleteMarker: true });
-  const after = decodeObjectRecord(await readFile(join(c.sets[0]![1]!, 'bkt', '+k', 'xl.meta')));
+  const after = decodeObjectRecord(await mustReadRecord(c.sets[0]![1]!, 'bkt', 'k'));
   assert.deepEqual(after.versions.map((v) => [v.versionId, isDeleteMarker(v)]), [['null', true], [v1, false]]);
   await assert.rejects(st.openObject('bkt', 'k'), ObjectNotFoundError);
   // Tags change the newest version in place: its id stays, the record's write id changes.
@@ -103,7 +105,7 @@ test('each version keeps its own erasure coding and bitrot protection: a damaged
   await putV(st, 'obj', pattern(400_000, 5), 'enabled');
   await putV(st, 'small', pattern(10, 6), 'enabled');
   const roots = c.sets[0]!;
-  const records = await Promise.all(roots.map(async (r) => decodeObjectRecord(await readFile(join(r, 'bkt', '+obj', 'xl.meta')))));
+  const records = await Promise.all(roots.map(async (r) => decodeObjectRecord(await mustReadRecord(r, 'bkt', 'obj'))));
   const oldOn = records.map((r) => r.versions.find((v) => v.versionId === v1) as ObjectMeta);
   // Damage the data shards of the old version (index <= K: the ones a healthy read uses) on both data drives.
   const dataDrives = oldOn.flatMap((m, i) => (m.erasure.index <= 2 ? [i] : []));
@@ -121,19 +123,20 @@ test('each version keeps its own erasure coding and bitrot protection: a damaged
   assert.ok((await getV(st, 'obj', v1)).equals(old));
 
   // An inline older version: flip a byte of a data drive's inline shard in its record.
-  const smallRecords = await Promise.all(roots.map(async (r) => decodeObjectRecord(await readFile(join(r, 'bkt', '+small', 'xl.meta')))));
+  const smallRecords = await Promise.all(roots.map(async (r) => decodeObjectRecord(await mustReadRecord(r, 'bkt', 'small'))));
   const smallData = smallRecords.findIndex((r) => (r.versions.find((v) => v.versionId === s1) as ObjectMeta).erasure.index === 1);
-  const metaFile = join(roots[smallData]!, 'bkt', '+small', 'xl.meta');
-  const rawRecord = await readFile(metaFile);
+  const smallRoot = roots[smallData]!;
+  const rawRecord = await mustReadRecord(smallRoot, 'bkt', 'small');
   const own = decodeObjectRecord(rawRecord).versions.find((v) => v.versionId === s1) as ObjectMeta;
   const at = rawRecord.indexOf(own.inline!);
   assert.ok(at > 0);
   const damaged = Buffer.from(rawRecord);
   damaged[at + own.inline!.length - 1] = damaged[at + own.inline!.length - 1]! ^ 0xff;
-  await writeFile(metaFile, damaged);
+  await writeRecord(smallRoot, 'bkt', 'small', damaged);
+  forgetCachedMeta();
   assert.ok((await getV(st, 'small', s1)).equals(oldSmall));
   await st.drainHeals();
-  assert.ok((await readFile(metaFile)).equals(rawRecord), 'inline shard of the old version restored');
+  assert.ok((await mustReadRecord(smallRoot, 'bkt', 'small')).equals(rawRecord), 'inline shard of the old version restored');
 });
 
 test('a drive that missed versions is rebuilt with every version by the heal', async (t) => {
@@ -146,17 +149,22 @@ test('a drive that missed versions is rebuilt with every version by the heal', a
   const va = await putV(st, 'x', a, 'enabled');
   const vb = await putV(st, 'x', b, 'enabled');
   await st.deleteObject('bkt', 'x', { versioning: 'enabled' });
-  const victim = join(c.sets[0]![2]!, 'bkt', '+x');
+  // Drive 3 loses the key: its directory (the record file too on the default layout) and its record (in the drive's
+  // key index on that layout).
+  const victim = c.sets[0]![2]!;
   const { rm } = await import('node:fs/promises');
-  await rm(victim, { recursive: true });
+  await rm(join(victim, 'bkt', '+x'), { recursive: true });
+  await removeRecord(victim, 'bkt', 'x');
+  assert.equal(await hasRecord(victim, 'bkt', 'x'), false);
+  forgetCachedMeta();
   await assert.rejects(st.openObject('bkt', 'x'), ObjectNotFoundError);
   // A GET reads only the data-shard drives' metadata (ErasureSet.readObjectMeta): a lost copy elsewhere is found
   // by the scanner, which queues the heal.
   await st.runScanCycle({ sampleEvery: 1 });
   await st.drainHeals();
-  const rebuilt = decodeObjectRecord(await readFile(join(victim, 'xl.meta')));
+  const rebuilt = decodeObjectRecord(await mustReadRecord(victim, 'bkt', 'x'));
   assert.deepEqual(rebuilt.versions.map((v) => v.versionId).slice(1), [vb, va]);
-  assert.equal((await dataDirsOn(c.sets[0]![2]!, 'x')).length, 1);
+  assert.equal((await dataDirsOn(victim, 'x')).length, 1);
   assert.ok((await getV(st, 'x', va)).equals(a));
   assert.ok((await getV(st, 'x', vb)).equals(b));
 });
