@@ -2,7 +2,9 @@
 import { readdirSync, statSync } from 'node:fs';
 import { decodeObjectMeta } from '../../src/storage/format/index.js';
 import { join, relative, sep } from 'node:path';
-import { readRecordOnDisk } from './drive-records.js';
+import { objectDir, readRecordOnDisk } from './drive-records.js';
+
+export { objectDir };
 
 /** Every regular file under `dir`, recursively. */
 export function listFiles(dir: string): string[] {
@@ -27,10 +29,6 @@ export function shardFiles(drive: string, bucket: string, key: string): string[]
   return listFiles(objectDir(drive, bucket, key)).filter((f) => /\/part\.\d+$/.test(f));
 }
 
-/** The object's directory on a drive (key segments are stored as `+<segment>`, see storage/drive/object-path.ts). */
-export function objectDir(drive: string, bucket: string, key: string): string {
-  return join(drive, bucket, ...key.split('/').map((s) => `+${s}`));
-}
 
 /**
  * The key whose directory is `dir` (`<drive>/<bucket>/+<seg>/+<seg>...`), or undefined when it is not one (a hashed

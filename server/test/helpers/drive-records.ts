@@ -9,9 +9,13 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } fr
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IndexedObjects } from '../../src/storage/drive/indexed-objects.js';
+import { IndexedObjects, keyIndexWanted, setKeyIndexForNewDrives } from '../../src/storage/drive/indexed-objects.js';
 import { DriveIndex } from '../../src/storage/drive/key-index/drive-index.js';
-import { objectDir } from './drive-files.js';
+
+/** The object's directory on a drive (key segments are stored as `+<segment>`, see storage/drive/object-path.ts). */
+export function objectDir(drive: string, bucket: string, key: string): string {
+  return join(drive, bucket, ...key.split('/').map((s) => `+${s}`));
+}
 
 const SYS = '.svc.sys';
 const META_FILE = 'xl.meta';
@@ -98,4 +102,16 @@ function copyIndex(dir: string): string {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 20) throw err;
     }
   }
+}
+
+/**
+ * Drives formatted from now until `scope`'s end get the metadata-file layout, whatever the suite's switch says: for
+ * tests of that layout's own machinery (its commit log, its files). `scope` is a test context or node:test's `after`.
+ */
+export function pinMetadataFileLayout(scope: { after(fn: () => void): void } | ((fn: () => void) => void)): void {
+  const before = keyIndexWanted();
+  setKeyIndexForNewDrives(false);
+  const restore = (): void => setKeyIndexForNewDrives(before);
+  if (typeof scope === 'function') scope(restore);
+  else scope.after(restore);
 }

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
-import { FileNotFoundError, LocalDrive, VolumeExistsError, VolumeNotFoundError, readBuffers, setKeyIndexForNewDrives } from '../../storage/index.js';
-import { keyIndexWanted } from '../../storage/drive/indexed-objects.js';
+import { FileNotFoundError, LocalDrive, VolumeExistsError, VolumeNotFoundError, readBuffers } from '../../storage/index.js';
+import { pinMetadataFileLayout } from '../../../test/helpers/drive-records.js';
 import type { Drive } from '../../storage/index.js';
 import { makeRpcToken } from './auth.js';
 import { RpcClient } from './client.js';
@@ -151,9 +151,7 @@ test('a dead peer and a peer that never answers cost one deadline, as RpcUnavail
 test("a peer's calls wait for the drive's commit-log replay (a node serves the RPC before it opens its drives)", async (t) => {
   // About the metadata-file layout's commit log and its replay: pinned to it under SVC_KEY_INDEX=1 too (the key-index
   // layout has its own tests in storage/drive/key-index/ and indexed-objects.test.ts).
-  const keyIndexBefore = keyIndexWanted();
-  setKeyIndexForNewDrives(false);
-  t.after(() => setKeyIndexForNewDrives(keyIndexBefore));
+  pinMetadataFileLayout(t);
   const dirs: string[] = [];
   t.after(async () => { for (const d of dirs) await rm(d, { recursive: true, force: true }); });
   const fresh = async (): Promise<string> => {

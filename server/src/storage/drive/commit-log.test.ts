@@ -10,14 +10,12 @@ import { KEPT_FILE_MAX_BYTES, LogFile, commitLogFor } from './commit-log.js';
 import { decodeRecords, encodeRecord, encodeUseHeader, recordsToReplay } from './commit-log-record.js';
 import { fillFileSystem } from '../../../test/helpers/fill-disk.js';
 import { DiskFullError, FileNotFoundError } from './drive-errors.js';
-import { keyIndexWanted, setKeyIndexForNewDrives } from './indexed-objects.js';
+import { pinMetadataFileLayout } from '../../../test/helpers/drive-records.js';
 import { LocalDrive } from './local-drive.js';
 
 // These tests are about the metadata-file layout's commit log and its replay, so their drives get that layout even
 // under SVC_KEY_INDEX=1; the key-index layout has its own tests in key-index/ and indexed-objects.test.ts.
-const keyIndexBefore = keyIndexWanted();
-setKeyIndexForNewDrives(false);
-after(() => setKeyIndexForNewDrives(keyIndexBefore));
+pinMetadataFileLayout(after);
 
 const INLINE = { srcDataPath: null, dataDir: null } as const;
 

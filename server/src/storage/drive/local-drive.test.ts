@@ -10,9 +10,8 @@ import {
 } from './drive-errors.js';
 import { ioPoolSaturated, runIoJob, warmIoPool } from './io-pool.js';
 import { LocalDrive } from './local-drive.js';
-import { keyIndexWanted, setKeyIndexForNewDrives } from './indexed-objects.js';
 import { encodeSegment } from './object-path.js';
-import { usesKeyIndex } from '../../../test/helpers/drive-records.js';
+import { pinMetadataFileLayout, usesKeyIndex } from '../../../test/helpers/drive-records.js';
 import { objectDir } from '../../../test/helpers/drive-files.js';
 
 async function fresh(t: { after(fn: () => Promise<void>): void }): Promise<{ root: string; drive: LocalDrive }> {
@@ -204,9 +203,7 @@ test('readChildren: a stamp passed back answers unchanged children without readi
 test('readChildren: a key directory removed by hand voids the stamps of what it held', async (t) => {
   // About the metadata-file layout's key directories (the walk notices one gone): pinned to it under SVC_KEY_INDEX=1 too;
   // the key index keeps no directory per record (its own tests: key-index/, indexed-objects.test.ts).
-  const keyIndexBefore = keyIndexWanted();
-  setKeyIndexForNewDrives(false);
-  t.after(() => setKeyIndexForNewDrives(keyIndexBefore));
+  pinMetadataFileLayout(t);
   const { root, drive } = await fresh(t);
   await drive.makeVolume('b', Buffer.alloc(0));
   await drive.renameData('b', 'd/c', Buffer.from('meta:d/c'), { srcDataPath: null, dataDir: null });

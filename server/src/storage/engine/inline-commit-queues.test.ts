@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { LocalDrive, setKeyIndexForNewDrives } from '../drive/index.js';
-import { keyIndexWanted } from '../drive/indexed-objects.js';
+import { LocalDrive } from '../drive/index.js';
+import { pinMetadataFileLayout } from '../../../test/helpers/drive-records.js';
 import { ioMessagesPosted } from '../drive/io-pool.js';
 import { openStorage } from './open-storage.js';
 import { pattern, put, testCluster } from './testing.js';
@@ -22,9 +22,7 @@ async function fewestMessages(round: (i: number) => Promise<unknown>): Promise<n
 // The metadata-file layout's commits only: the key-index layout sends one message per index worker and turn
 // (index-host.ts, its own tests).
 test('a small PUT commits on its set\'s four drives in one message; drives of two sets send one message each', async (t) => {
-  const wanted = keyIndexWanted();
-  setKeyIndexForNewDrives(false);
-  t.after(() => setKeyIndexForNewDrives(wanted));
+  pinMetadataFileLayout(t);
   const c = await testCluster(2, 4, 2);
   t.after(() => c.cleanup());
   await Promise.all(c.sets.flat().map((p) => mkdir(p, { recursive: true })));

@@ -32,7 +32,8 @@ export async function testCluster(setCount: number, perSet: number, parity: numb
     },
     async cleanup() {
       await Promise.all(opened.map((s) => s.close().catch(() => undefined)));
-      await rm(dir, { recursive: true, force: true });
+      // Retried: a drive call still in flight at close may have reopened its key index, whose worker flushes into it.
+      await rm(dir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }
