@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync } from 'node:fs';
 import { KIND_DROP_KEY, KIND_DROP_VOLUME, KIND_META, encodeRecord } from '../commit-log-record.js';
 import { ManifestError, emptyManifest, readManifest, writeManifest, type Manifest } from './manifest.js';
-import { writeSyncedFile } from './sync-files.js';
+import { writeSyncedFile, writeSyncedFileFrom } from './sync-files.js';
 import { KIND_DELETED, KIND_VALUE, RunBuilder, RunCorruptError, RunReader, entryAt, entryIdKey, idHashes, mergeEntries, type Found, type Place } from './run-file.js';
 import { ValueLog, type LogPosition } from './value-log.js';
 import { IndexCursor } from './cursor.js';
@@ -126,8 +126,8 @@ export class DriveIndex {
   #openRun(name: string): OpenRun {
     const fd = openSync(`${this.#dir}/${name}`, constants.O_RDONLY);
     try {
-      const reader = new RunReader(fstatSync(fd).size, (offset, length) => {
-        const b = Buffer.allocUnsafe(length);
+      const reader = new RunReader(fstatSync(fd).size, (offset, length, into) => {
+        const b = into !== undefined && into.length >= length ? into.subarray(0, length) : Buffer.allocUnsafe(length);
         if (readSync(fd, b, 0, length, offset) !== length) throw new Error(`key index: short read of ${name}`);
         return b;
       });
@@ -421,9 +421,13 @@ export class DriveIndex {
   }
 
   #writeRun(b: RunBuilder): string {
-    const name = `${RUN_PREFIX}${String(++this.#manifest.runSeq).padStart(8, '0')}`;
+    const name = this.#nextRunName();
     writeSyncedFile(`${this.#dir}/${name}`, ...b.finish());
     return name;
+  }
+
+  #nextRunName(): string {
+    return `${RUN_PREFIX}${String(++this.#manifest.runSeq).padStart(8, '0')}`;
   }
 
   /** Size-tiered: the newest FAN_IN runs are merged while the oldest of them is at most FAN_IN times the newest. */
@@ -446,11 +450,14 @@ export class DriveIndex {
   /** Merges runs [at, at + count) into one, in their place. */
   #merge(at: number, count: number): void {
     const inputs = this.#runs.slice(at, at + count);
-    const b = new RunBuilder(inputs.reduce((a, r) => a + r.reader.count, 0));
     // Entries a bucket's drop hides go: merges purge a deleted bucket's keys from the runs.
     const hidden = this.#manifest.drops.length === 0 ? undefined : (r: Buffer, e: number): boolean => this.#dropped(entryIdKey(r, e), entryAt(r, e).place);
-    mergeEntries(inputs.map((r) => r.reader.readAll()), b, at === 0, hidden);
-    const name = this.#writeRun(b);
+    const name = this.#nextRunName();
+    writeSyncedFileFrom(`${this.#dir}/${name}`, (write) => {
+      const b = new RunBuilder(inputs.reduce((a, r) => a + r.reader.count, 0), write);
+      mergeEntries(inputs.map((r) => r.reader.entries()), b, at === 0, hidden);
+      for (const part of b.finish()) write(part);
+    });
     this.#runs.splice(at, count, this.#openRun(name));
     this.#manifest = { ...this.#manifest, runs: this.#runs.map((r) => r.name) };
     writeManifest(this.#dir, this.#manifest);

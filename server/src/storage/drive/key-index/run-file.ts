@@ -16,7 +16,8 @@ import { crc32c } from '@node-rs/crc32';
  * which is the order S3 lists keys in (ListObjectsV2: "in UTF-8 binary order").
  *
  * Offsets are u32: a run holds at most 4 GiB of entries (~60 million keys of ~70 bytes); merges that would pass it are
- * for the store's next step (a bounded run size, merges by key range), with the value log's space taken back.
+ * not made (drive-index.ts). A merge reads its inputs and writes its output a block at a time (EntryCursor, the
+ * builder's sink): its memory is a block per run plus the output's block index and bloom filter, whatever the runs' size.
  */
 
 export const KIND_VALUE = 1;
@@ -71,6 +72,8 @@ function writeEntryFields(out: Buffer, at: number, idLen: number, kind: number, 
 /** Builds a run from entries given in increasing id order (each id once). */
 export class RunBuilder {
   readonly #parts: Buffer[] = [];
+  /** Where finished blocks go at once (a merge writes its run as it goes); kept in #parts when absent. */
+  readonly #sink: ((block: Buffer) => void) | undefined;
   #block = Buffer.allocUnsafe(BLOCK_BYTES + entrySize(MAX_ID_BYTES));
   #used = 0;
   #size = 0;
@@ -79,8 +82,12 @@ export class RunBuilder {
   readonly #bloom: Uint32Array;
   readonly #bits: number;
 
-  /** `expected`: how many entries will be added (sizes the bloom filter). */
-  constructor(expected: number) {
+  /**
+   * `expected`: how many entries will be added (sizes the bloom filter). `sink`, when given, receives each block as
+   * it is finished (synchronously: its bytes are reused after the call), so that a merge's memory stays a block.
+   */
+  constructor(expected: number, sink?: (block: Buffer) => void) {
+    this.#sink = sink;
     this.#bits = Math.max(64, expected * BITS_PER_KEY);
     this.#bloom = new Uint32Array(Math.ceil(this.#bits / 32));
   }
@@ -122,12 +129,13 @@ export class RunBuilder {
 
   #cut(): void {
     if (this.#used === 0) return;
-    const block = Buffer.from(this.#block.subarray(0, this.#used));
+    const view = this.#block.subarray(0, this.#used);
     const last = this.#index[this.#index.length - 1]!;
-    last.length = block.length;
-    last.crc = crc32c(block) >>> 0;
-    this.#parts.push(block);
-    this.#size += block.length;
+    last.length = view.length;
+    last.crc = crc32c(view) >>> 0;
+    if (this.#sink !== undefined) this.#sink(view);
+    else this.#parts.push(Buffer.from(view));
+    this.#size += view.length;
     this.#used = 0;
   }
 
@@ -135,7 +143,7 @@ export class RunBuilder {
     return this.#count;
   }
 
-  /** The run's bytes (blocks, footer, trailer), to be written as one file. */
+  /** The run's bytes (blocks not given to the sink, footer, trailer), to be written as one file (after the sink's). */
   finish(): Buffer[] {
     this.#cut();
     let footerLen = 4 + this.#bloom.byteLength;
@@ -170,8 +178,8 @@ export class RunCorruptError extends Error {
   }
 }
 
-/** Reads a run through `read(offset, length)` (a positional read of its file). */
-export type ReadAt = (offset: number, length: number) => Buffer;
+/** Reads a run through `read(offset, length)` (a positional read of its file), into `into` when given and large enough. */
+export type ReadAt = (offset: number, length: number, into?: Buffer) => Buffer;
 
 /**
  * An open run: its block index and bloom filter in memory (a few bytes per key: the only part of the index a process
@@ -188,6 +196,7 @@ export class RunReader {
   readonly #crcs: Uint32Array;
   readonly #bloom: Uint32Array;
   readonly #bits: number;
+  #findScratch: Buffer | undefined;
 
   /** Opens a run of `fileBytes` bytes: its trailer and footer read and checked. */
   constructor(fileBytes: number, read: ReadAt) {
@@ -253,9 +262,9 @@ export class RunReader {
     return lo;
   }
 
-  /** Block `i`'s bytes, checked. */
-  block(i: number): Buffer {
-    const b = this.#read(this.#offsets[i]!, this.#lengths[i]!);
+  /** Block `i`'s bytes, checked; read into `into` when it is large enough (a merge reuses one buffer per run). */
+  block(i: number, into?: Buffer): Buffer {
+    const b = this.#read(this.#offsets[i]!, this.#lengths[i]!, into);
     if ((crc32c(b) >>> 0) !== this.#crcs[i]) throw new RunCorruptError(`block ${i} checksum`);
     return b;
   }
@@ -265,7 +274,9 @@ export class RunReader {
     if (!this.mayContain(h1, h2)) return undefined;
     const i = this.blockOf(idKey);
     if (i < 0) return undefined;
-    const b = this.block(i);
+    // One buffer for every lookup's block (what is found is copied out of it): no garbage per GET in the worker.
+    this.#findScratch ??= Buffer.allocUnsafe(BLOCK_BYTES + entrySize(MAX_ID_BYTES));
+    const b = this.block(i, this.#findScratch);
     for (let at = 0; at < b.length;) {
       const n = b.readUInt16LE(at);
       const c = id.compare(b, at + ID_AT, at + ID_AT + n);
@@ -276,11 +287,36 @@ export class RunReader {
     return undefined;
   }
 
-  /** All the run's blocks in order, concatenated (a merge reads a run whole). */
-  readAll(): Buffer {
-    const parts: Buffer[] = [];
-    for (let i = 0; i < this.#firsts.length; i++) parts.push(this.block(i));
-    return Buffer.concat(parts);
+  /** The run's entries in order, a block at a time (a merge's input: its memory stays a block per run). */
+  entries(): EntryCursor {
+    return new EntryCursor(this);
+  }
+}
+
+/** Walks a run's entries block by block: `b` and `at` are the current entry's block and offset, until `done`. */
+export class EntryCursor {
+  b: Buffer;
+  at = 0;
+  readonly #run: RunReader;
+  #block = 0;
+  /** Every block is read into this one buffer: a merge of millions of entries leaves no garbage per block. */
+  readonly #scratch = Buffer.allocUnsafe(BLOCK_BYTES + entrySize(MAX_ID_BYTES));
+
+  constructor(run: RunReader) {
+    this.#run = run;
+    this.b = run.blockCount > 0 ? run.block(0, this.#scratch) : Buffer.alloc(0);
+  }
+
+  get done(): boolean {
+    return this.at >= this.b.length;
+  }
+
+  /** Moves to the next entry, reading the next block when this one is through. */
+  step(): void {
+    this.at = nextEntry(this.b, this.at);
+    if (this.at < this.b.length || this.#block + 1 >= this.#run.blockCount) return;
+    this.b = this.#run.block(++this.#block, this.#scratch);
+    this.at = 0;
   }
 }
 
@@ -305,35 +341,30 @@ export function nextEntry(b: Buffer, at: number): number {
 }
 
 /**
- * Merges runs' entries (each run's blocks concatenated, `inputs` oldest first) into `out`: on equal ids the newest
- * run's entry wins. With `dropDeleted` (the merge's output is the oldest run: nothing older is left for a deletion to
- * hide) deletions are left out. `hidden(b, at)`, when given, leaves out the entries it is true for (a dropped bucket's:
-an older run's entry of the same id is older still, so nothing comes back). Ids are compared in place and entries
-copied as bytes.
+ * Merges runs' entries (`inputs` oldest first) into `out`: on equal ids the newest run's entry wins. With
+ * `dropDeleted` (the merge's output is the oldest run: nothing older is left for a deletion to hide) deletions are left
+ * out. `hidden(b, at)`, when given, leaves out the entries it is true for (a dropped bucket's: an older run's entry of
+ * the same id is older still, so nothing comes back). Ids are compared in place and entries copied as bytes.
  */
-export function mergeEntries(inputs: readonly Buffer[], out: RunBuilder, dropDeleted: boolean, hidden?: (b: Buffer, at: number) => boolean): void {
-  const pos = inputs.map(() => 0);
+export function mergeEntries(inputs: readonly EntryCursor[], out: RunBuilder, dropDeleted: boolean, hidden?: (b: Buffer, at: number) => boolean): void {
   for (;;) {
     let best = -1;
     for (let i = inputs.length - 1; i >= 0; i--) {
       const s = inputs[i]!;
-      if (pos[i]! >= s.length) continue;
+      if (s.done) continue;
       if (best < 0) {
         best = i;
         continue;
       }
       const t = inputs[best]!;
-      const sa = pos[i]!;
-      const ta = pos[best]!;
-      const c = s.compare(t, ta + ID_AT, ta + ID_AT + t.readUInt16LE(ta), sa + ID_AT, sa + ID_AT + s.readUInt16LE(sa));
+      const c = s.b.compare(t.b, t.at + ID_AT, t.at + ID_AT + t.b.readUInt16LE(t.at), s.at + ID_AT, s.at + ID_AT + s.b.readUInt16LE(s.at));
       if (c < 0) best = i;
       // An older run's entry of the same id (i < best): shadowed, skipped.
-      else if (c === 0) pos[i] = nextEntry(s, sa);
+      else if (c === 0) s.step();
     }
     if (best < 0) return;
     const s = inputs[best]!;
-    const at = pos[best]!;
-    if (!(dropDeleted && s[at + 2] === KIND_DELETED) && !(hidden?.(s, at) ?? false)) out.addRaw(s, at);
-    pos[best] = nextEntry(s, at);
+    if (!(dropDeleted && s.b[s.at + 2] === KIND_DELETED) && !(hidden?.(s.b, s.at) ?? false)) out.addRaw(s.b, s.at);
+    s.step();
   }
 }
