@@ -7,10 +7,10 @@ import { indexHostFor, type IndexHost } from './key-index/index-host.js';
  * layout the next store is built towards (docs/performance.md, "The index worker: design"; issue 9 point 2). Large
  * objects keep their data directories under the key's directory; only the records move.
  *
- * EXPERIMENTAL, for development and measurement only: a drive gets this layout when a server started with
- * `SVC_KEY_INDEX=1` (setKeyIndexForNewDrives) formats it; an `index` directory in its system area says so from then
- * on. Deleted buckets' entries are not purged from runs, deletions' records are kept in the log for good, and the
- * suite does not pass on it yet: not for data anyone keeps.
+ * Off by default (issue 9): a drive gets this layout when a server started with `SVC_KEY_INDEX=1`
+ * (setKeyIndexForNewDrives) formats it; an `index` directory in its system area says so from then on. The server's
+ * whole suite runs on it too (`npm test`'s second pass); it stays off until its uncached GETs and first listings are
+ * no slower than the default layout's (docs/performance.md, twenty-sixth session).
  */
 
 /** The system area's directory holding a drive's key index; its presence selects the layout. */
