@@ -209,9 +209,12 @@ export class ErasureSet {
 
   /**
    * Picks the newest record held by at least its read quorum (K) of drives.
-   * Throws ObjectNotFoundError only when absence is proven: no record can reach K even counting unreachable
-   * drives, and more drives answered "not found" than a committed record leaves without it (n − write quorum;
-   * a replacement drive not yet healed does not count, see votesAbsent).
+   * Throws ObjectNotFoundError only when absence is proven: more drives answered "not found" than a committed record
+   * leaves without it (n − write quorum; a replacement drive not yet healed does not count, see votesAbsent), and either
+   * no drive answered with a record at all or no record can reach K even counting unreachable drives. With no record
+   * answered, what unreachable drives might hold is at most a failed write's leftovers (a committed record would be on
+   * some of the drives that said "not found"): as in MinIO, a missing key reads as absent while up to n − K drives are
+   * away (two of four blank drives made every listing of nested keys fail, mixed-layouts.test.ts).
    * A commit replaces a drive's record, it never removes one, so while an overwrite is in flight the drives hold
    * the old or the new record and few answer "not found"; counting the groups alone answered NoSuchKey for an
    * object being overwritten while some drives were unreachable (fault run, seed 335142602).
@@ -246,7 +249,7 @@ export class ErasureSet {
       if (best === undefined || t > bt || (t === bt && g.meta.writeId > best.meta.writeId)) best = g;
     }
     if (best === undefined) {
-      if (largest + unknown < this.readQuorum && notFound + volumeMissing > this.n - fewestWriters) {
+      if ((largest === 0 || largest + unknown < this.readQuorum) && notFound + volumeMissing > this.n - fewestWriters) {
         if (volumeMissing > 0 && volumeMissing >= results.length - unknown) throw new BucketNotFoundError(bucket);
         throw new ObjectNotFoundError(bucket, key);
       }
