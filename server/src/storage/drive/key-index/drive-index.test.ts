@@ -14,6 +14,39 @@ function withDir(fn: (dir: string) => void): void {
   }
 }
 
+/** 64 KiB value-log segments: a few hundred records fill one, so that tests see collections. */
+const SMALL_SEGMENTS = { segmentBytes: 64 * 1024 };
+
+/** Truncates every run (a damaged index): the next open rebuilds it from the value log. */
+function damageRuns(dir: string): void {
+  for (const run of readdirSync(dir).filter((n) => n.startsWith('run-'))) truncateSync(join(dir, run), 10);
+}
+
+/** Collects every segment the index will; how many it collected. */
+function collectAll(ix: DriveIndex): number {
+  let n = 0;
+  while (ix.collect()) n++;
+  return n;
+}
+
+/** Closes `ix`, damages its runs and opens it again: the index rebuilt from what its value log holds. */
+function rebuiltFromLog(ix: DriveIndex, dir: string): DriveIndex {
+  ix.close();
+  damageRuns(dir);
+  return new DriveIndex(dir, SMALL_SEGMENTS);
+}
+
+/** Overwrites keys churn-0 … churn-(n-1) with version `round` (moves the log on, leaves older segments mostly dead). */
+function putChurn(ix: DriveIndex, round: number, n: number): void {
+  for (let i = 0; i < n; i++) ix.put([{ volume: 'bkt', key: `churn-${i}`, meta: meta(`churn-${i}`, round) }]);
+}
+
+/** Segment 0 of a 64 KiB-segment log: the key `deleted` among 150 records that stay live (never collected). */
+function putDeletedAmongLive(ix: DriveIndex): void {
+  ix.put([{ volume: 'bkt', key: 'deleted', meta: meta('deleted') }]);
+  for (let i = 0; i < 150; i++) ix.put([{ volume: 'bkt', key: `live-${i}`, meta: meta(`live-${i}`) }]);
+}
+
 const meta = (key: string, v = 0): Buffer => Buffer.from(`record of ${key} v${v} `.repeat(20));
 const get = (ix: DriveIndex, key: string, volume = 'bkt'): string | null => ix.get(volume, key)?.toString() ?? null;
 
@@ -151,7 +184,7 @@ test('merges purge a dropped volume\'s entries from the runs; what the drop hide
 
 test('records roll over into new segments; every one is found again after a reopen', () => {
   withDir((dir) => {
-    let ix = new DriveIndex(dir, { segmentBytes: 64 * 1024 });
+    let ix = new DriveIndex(dir, SMALL_SEGMENTS);
     for (let i = 0; i < 400; i++) ix.put([{ volume: 'bkt', key: `k${i}`, meta: meta(`k${i}`) }]);
     ix.flush();
     for (let i = 400; i < 600; i++) ix.put([{ volume: 'bkt', key: `k${i}`, meta: meta(`k${i}`) }]);
@@ -159,7 +192,7 @@ test('records roll over into new segments; every one is found again after a reop
     const segments = readdirSync(dir).filter((n) => n.startsWith('seg-'));
     assert.ok(segments.length > 3, `${segments.length} segments`);
     for (const s of segments) assert.ok(statSync(join(dir, s)).size <= 64 * 1024 + 4 * 1024 * 1024);
-    ix = new DriveIndex(dir, { segmentBytes: 64 * 1024 });
+    ix = new DriveIndex(dir, SMALL_SEGMENTS);
     for (let i = 0; i < 600; i++) assert.equal(get(ix, `k${i}`), meta(`k${i}`).toString(), `k${i}`);
     ix.close();
   });
@@ -224,7 +257,7 @@ test('children and their states come from the table and the runs merged, deletio
 
 test('the value log takes its space back: segments of replaced and deleted records are collected, nothing live is lost', () => {
   withDir((dir) => {
-    let ix = new DriveIndex(dir, { segmentBytes: 64 * 1024 });
+    let ix = new DriveIndex(dir, SMALL_SEGMENTS);
     const keys = Array.from({ length: 300 }, (_, i) => `k${i}`);
     for (let round = 0; round < 4; round++) {
       for (const key of keys) ix.put([{ volume: 'bkt', key, meta: meta(key, round) }]);
@@ -250,14 +283,14 @@ test('the value log takes its space back: segments of replaced and deleted recor
     // Live bytes match what is left: every segment still there holds the records the index points at.
     for (const [, bytes] of ix.liveBytes) assert.ok(bytes >= 0);
     ix.close();
-    ix = new DriveIndex(dir, { segmentBytes: 64 * 1024 });
+    ix = new DriveIndex(dir, SMALL_SEGMENTS);
     check(ix);
     // And after a crash with the copies not yet flushed: replay brings them back.
     for (const key of keys.slice(200)) ix.put([{ volume: 'bkt', key, meta: meta(key, 9) }]);
     ix.flush();
     while (ix.collect());
     ix.close();
-    ix = new DriveIndex(dir, { segmentBytes: 64 * 1024 });
+    ix = new DriveIndex(dir, SMALL_SEGMENTS);
     const final = (index: DriveIndex): void => {
       keys.forEach((key, i) => assert.equal(get(index, key), i < 100 ? null : meta(key, i >= 200 ? 9 : 3).toString(), key));
       assert.equal(get(index, 'x', 'gone'), null);
@@ -265,8 +298,8 @@ test('the value log takes its space back: segments of replaced and deleted recor
     final(ix);
     ix.close();
     // A damaged run: the index is rebuilt from what the log still holds, deletions (copied forward) included.
-    for (const run of readdirSync(dir).filter((n) => n.startsWith('run-'))) truncateSync(join(dir, run), 10);
-    ix = new DriveIndex(dir, { segmentBytes: 64 * 1024 });
+    damageRuns(dir);
+    ix = new DriveIndex(dir, SMALL_SEGMENTS);
     assert.equal(ix.runCount, 0);
     final(ix);
     ix.close();
@@ -275,23 +308,16 @@ test('the value log takes its space back: segments of replaced and deleted recor
 
 test('a collected deletion is written again: a rebuild from the log does not bring the deleted record back', () => {
   withDir((dir) => {
-    const seg = { segmentBytes: 64 * 1024 };
-    let ix = new DriveIndex(dir, seg);
-    // Segment 0: the key to delete among records that stay live (never collected); ~147 records fill a segment.
-    ix.put([{ volume: 'bkt', key: 'deleted', meta: meta('deleted') }]);
-    for (let i = 0; i < 150; i++) ix.put([{ volume: 'bkt', key: `live-${i}`, meta: meta(`live-${i}`) }]);
+    let ix = new DriveIndex(dir, SMALL_SEGMENTS);
+    putDeletedAmongLive(ix);
     // Segment 1 onwards: the deletion, then records overwritten until its segment is mostly dead.
     ix.delete('bkt', 'deleted');
-    for (let round = 0; round < 4; round++) for (let i = 0; i < 120; i++) ix.put([{ volume: 'bkt', key: `churn-${i}`, meta: meta(`churn-${i}`, round) }]);
+    for (let round = 0; round < 4; round++) putChurn(ix, round, 120);
     ix.flush();
-    let collected = 0;
-    while (ix.collect()) collected++;
-    assert.ok(collected > 0);
+    assert.ok(collectAll(ix) > 0);
     assert.equal(get(ix, 'deleted'), null);
     ix.flush();
-    ix.close();
-    for (const run of readdirSync(dir).filter((n) => n.startsWith('run-'))) truncateSync(join(dir, run), 10);
-    ix = new DriveIndex(dir, seg);
+    ix = rebuiltFromLog(ix, dir);
     assert.equal(get(ix, 'deleted'), null, 'the deletion survived its segment');
     assert.equal(get(ix, 'live-7'), meta('live-7').toString());
     assert.equal(get(ix, 'churn-7'), meta('churn-7', 3).toString());
@@ -301,22 +327,19 @@ test('a collected deletion is written again: a rebuild from the log does not bri
 
 test('deletions leave the log with its oldest segment: once nothing older is left, they are not written again', () => {
   withDir((dir) => {
-    const seg = { segmentBytes: 64 * 1024 };
-    let ix = new DriveIndex(dir, seg);
+    let ix = new DriveIndex(dir, SMALL_SEGMENTS);
     const keys = Array.from({ length: 300 }, (_, i) => `k${i}`);
     for (const key of keys) ix.put([{ volume: 'bkt', key, meta: meta(key) }]);
     for (const key of keys) ix.delete('bkt', key);
     ix.flush();
     // Churn moves the log on; each pass collects what lies before the runs' covered position.
     for (let round = 0; round < 12; round++) {
-      for (let i = 0; i < 150; i++) ix.put([{ volume: 'bkt', key: `churn-${i}`, meta: meta(`churn-${i}`, round) }]);
+      putChurn(ix, round, 150);
       ix.flush();
       while (ix.collect());
     }
-    ix.close();
     // What the log still holds, replayed whole (runs damaged): the live churn keys, and no deletion of a k key.
-    for (const run of readdirSync(dir).filter((n) => n.startsWith('run-'))) truncateSync(join(dir, run), 10);
-    ix = new DriveIndex(dir, seg);
+    ix = rebuiltFromLog(ix, dir);
     assert.equal(ix.runCount, 0);
     assert.equal(ix.tableSize, 150, 'only the churn keys\' records are left in the log');
     assert.equal(get(ix, 'k7'), null);
@@ -327,30 +350,23 @@ test('deletions leave the log with its oldest segment: once nothing older is lef
 
 test('a deletion a merge left out of the runs still moves with its segment while an older record of the key is in the log', () => {
   withDir((dir) => {
-    const seg = { segmentBytes: 64 * 1024 };
-    let ix = new DriveIndex(dir, seg);
-    // Segment 0: the key among records that stay live (never collected).
-    ix.put([{ volume: 'bkt', key: 'deleted', meta: meta('deleted') }]);
-    for (let i = 0; i < 150; i++) ix.put([{ volume: 'bkt', key: `live-${i}`, meta: meta(`live-${i}`) }]);
+    let ix = new DriveIndex(dir, SMALL_SEGMENTS);
+    putDeletedAmongLive(ix);
     ix.flush();
     // The deletion, in a later segment; then runs alike in size until they are merged into the oldest run, which
     // leaves deletions out.
     ix.delete('bkt', 'deleted');
     const churn = (round: number): void => {
-      for (let i = 0; i < 150; i++) ix.put([{ volume: 'bkt', key: `churn-${i}`, meta: meta(`churn-${i}`, round) }]);
+      putChurn(ix, round, 150);
       ix.flush();
     };
     for (let round = 0; round < 3; round++) churn(round);
     assert.deepEqual(ix.runStats, { runs: 1, entries: 150 + 150 }, 'one run: the live and churn keys, the deleted key and its deletion left out');
     // More churn: the deletion's segment falls behind the runs and mostly dead.
     for (let round = 3; round < 6; round++) churn(round);
-    let collected = 0;
-    while (ix.collect()) collected++;
-    assert.ok(collected > 0);
+    assert.ok(collectAll(ix) > 0);
     ix.flush();
-    ix.close();
-    for (const run of readdirSync(dir).filter((n) => n.startsWith('run-'))) truncateSync(join(dir, run), 10);
-    ix = new DriveIndex(dir, seg);
+    ix = rebuiltFromLog(ix, dir);
     assert.equal(get(ix, 'deleted'), null, 'the deletion survived its segment');
     assert.equal(get(ix, 'live-7'), meta('live-7').toString());
     ix.close();
