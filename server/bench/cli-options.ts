@@ -58,3 +58,9 @@ export function checkOptions(command: string, usage: string, spec: OptionSpec, a
   process.stderr.write(`${command}: ${check.error}\n`);
   process.exit(2);
 }
+
+/** An option's value from the command line, or `fallback`; checkOptions has already refused one given without a value. */
+export function optionValue(name: string, fallback: string, argv: readonly string[] = process.argv): string {
+  const at = argv.indexOf(name);
+  return at >= 0 ? argv[at + 1]! : fallback;
+}

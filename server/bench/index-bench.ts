@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { emit } from './report.js';
 import { RUNS_WORKER } from './index-runs-worker.js';
-import { checkOptions } from './cli-options.js';
+import { checkOptions, optionValue } from './cli-options.js';
 
 checkOptions('bench:index', `Usage: npm run bench:index [-- options]
 What a synced key index per drive would cost the 4 KiB PUT: four stores (one per drive, each a worker thread), N
@@ -46,17 +46,12 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-/** An option's value; checkOptions (above) has already refused an option given without one. */
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? process.argv[at + 1]! : fallback;
-}
 
-const dir = option('--dir', '/var/tmp/svc-index-bench');
-const writers = Number(option('--writers', '16'));
-const seconds = Number(option('--seconds', '5'));
-const sync = option('--sync', 'FULL');
-const store = option('--store', 'sqlite');
+const dir = optionValue('--dir', '/var/tmp/svc-index-bench');
+const writers = Number(optionValue('--writers', '16'));
+const seconds = Number(optionValue('--seconds', '5'));
+const sync = optionValue('--sync', 'FULL');
+const store = optionValue('--store', 'sqlite');
 if (!Number.isInteger(writers) || writers < 1 || !(seconds > 0) || !['FULL', 'NORMAL'].includes(sync) || !['sqlite', 'files', 'runs', 'log', 'index'].includes(store)) {
   fail('--writers takes a positive integer, --seconds a positive number, --sync FULL or NORMAL, --store sqlite, files, runs, log or index');
 }

@@ -10,7 +10,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DriveIndex, FLUSH_ENTRIES } from '../src/storage/drive/key-index/drive-index.js';
 import { emit } from './report.js';
-import { checkOptions } from './cli-options.js';
+import { checkOptions, optionValue } from './cli-options.js';
 
 checkOptions('bench:merge', `Usage: npm run bench:merge [-- options]
 What merging a drive's key-index runs costs: N keys put and flushed every 16,384 as the index worker does, the runs
@@ -21,13 +21,9 @@ Options:
   -h, --help             this text
 `, { values: ['--dir', '--keys'] });
 
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? process.argv[at + 1]! : fallback;
-}
 
-const dir = join(option('--dir', '/var/tmp/svc-merge-bench'), `index-${process.pid}`);
-const keys = Number(option('--keys', '2000000'));
+const dir = join(optionValue('--dir', '/var/tmp/svc-merge-bench'), `index-${process.pid}`);
+const keys = Number(optionValue('--keys', '2000000'));
 if (!Number.isInteger(keys) || keys < 4) {
   process.stderr.write('bench:merge: --keys must be an integer of at least 4\n');
   process.exit(2);

@@ -92,10 +92,9 @@ function copyIndex(dir: string): string {
   for (let attempt = 0; ; attempt++) {
     const copy = mkdtempSync(join(tmpdir(), 'svc-index-copy-'));
     try {
-      const names = readdirSync(dir);
       // The manifest first: the runs it names are then all there unless a merge removed one since (copied again).
-      const manifest = names.filter((n) => n === 'MANIFEST');
-      for (const n of [...manifest, ...names.filter((n) => n !== 'MANIFEST')]) cpSync(join(dir, n), join(copy, n), { recursive: true });
+      const names = readdirSync(dir).sort((a, b) => Number(b === 'MANIFEST') - Number(a === 'MANIFEST'));
+      for (const n of names) cpSync(join(dir, n), join(copy, n), { recursive: true });
       return copy;
     } catch (err) {
       rmSync(copy, { recursive: true, force: true });
