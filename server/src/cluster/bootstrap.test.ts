@@ -34,7 +34,7 @@ test('waitForFormatQuorum over real drives: an unreachable peer holds a fresh st
   const port = (probe.address() as AddressInfo).port;
   await new Promise<void>((r) => probe.close(() => r()));
   const client = new RpcClient({ origin: `http://127.0.0.1:${port}`, credentials: { accessKey: 'abc', secretKey: 'abcdefgh' }, timeoutMs: 500 });
-  t.after(async () => { await client.close(); await rm(dir, { recursive: true, force: true }); });
+  t.after(async () => { await client.close(); await rm(dir, { recursive: true, force: true, maxRetries: 5 }); });
   const locals = await Promise.all([1, 2, 3].map(async (i) => { const p = join(dir, `d${i}`); await mkdir(p); return new LocalDrive(p); }));
   const drives: Drive[] = [...locals, new RemoteDrive({ client, path: '/srv/d1' })];
   assert.deepEqual(await probeFormats(drives), { formatted: 0, unformatted: 3, unreachable: 1 });
@@ -48,7 +48,7 @@ test('waitForFormatQuorum over real drives: an unreachable peer holds a fresh st
 
 test('waitForFormatQuorum per pool: a fresh pool added to a formatted one waits for the formatter', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'svc-boot-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
+  t.after(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
   const pool = async (name: string): Promise<LocalDrive[]> => Promise.all([1, 2].map(async (i) => {
     const p = join(dir, `${name}${i}`);
     await mkdir(p);

@@ -49,7 +49,7 @@ async function cluster(t: { after(fn: () => Promise<void>): void }): Promise<{ o
   t.after(async () => {
     for (const s of opened) await s.close().catch(() => undefined);
     for (const n of nodes) { await n.client.close(); await n.app.close(); }
-    await rm(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true, maxRetries: 5 });
   });
   const node = async (name: string): Promise<Node> => {
     const paths = [join(dir, `${name}1`), join(dir, `${name}2`)];
@@ -271,7 +271,7 @@ test('a cached read travels to the drive owner: changes through any node show at
   t.after(async () => {
     for (const c of clients) await c.close();
     await app.close();
-    await rm(root, { recursive: true, force: true });
+    await rm(root, { recursive: true, force: true, maxRetries: 5 });
   });
   const [here, there] = clients.map((client) => new RemoteDrive({ client, path: root })) as [RemoteDrive, RemoteDrive];
   const noData = { srcDataPath: null, dataDir: null };

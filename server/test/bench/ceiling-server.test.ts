@@ -59,7 +59,7 @@ test('CEILING_LARGE other than md5, crypto or none: exit code 2 and one line, be
     assert.equal(r.stderr, 'ceiling-server: CEILING_LARGE must be md5, crypto or none, not full\n');
     assert.equal(existsSync(dir), false);
   } finally {
-    rmSync(dirname(dir), { recursive: true, force: true });
+    rmSync(dirname(dir), { recursive: true, force: true, maxRetries: 5 });
   }
 });
 

@@ -53,6 +53,6 @@ test('bench:index --store runs: every key put is found after flushes and merges,
     assert.ok(runs.length > 0 && runs.length < 12, `runs on disk: ${runs.length}`);
   } finally {
     await d.stop();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   }
 });

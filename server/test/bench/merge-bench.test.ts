@@ -24,7 +24,7 @@ for (const [args, want] of [[['--keys', '0'], 'bench:merge: --keys must be an in
 
 test('bench:merge --keys 70000: one JSON line, every key in the merged runs, the index removed after', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-merge-bench-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  t.after(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5 }));
   const r = run(['--dir', dir, '--keys', '70000']);
   assert.equal(r.status, 0, r.stderr);
   const lines = r.stdout.trim().split('\n');

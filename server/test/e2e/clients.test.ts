@@ -30,7 +30,7 @@ before(async () => {
 after(async () => {
   await svc?.stop();
   svc?.cleanup();
-  if (work) rmSync(work, { recursive: true, force: true });
+  if (work) rmSync(work, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** The object's ETag says it was uploaded in `parts` parts (multipart ETag `<md5-of-md5s>-N`). */

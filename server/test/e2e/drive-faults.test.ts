@@ -49,7 +49,7 @@ test('bitrot repair, two wiped drives, three lost drives and recovery', async (t
 
   // 2. Wipe two drives (their contents are gone, as with replaced disks): reads and writes still work.
   for (const d of [svc.drives[2], svc.drives[3]]) {
-    for (const n of readdirSync(d ?? '')) rmSync(join(d ?? '', n), { recursive: true, force: true });
+    for (const n of readdirSync(d ?? '')) rmSync(join(d ?? '', n), { recursive: true, force: true, maxRetries: 5 });
   }
   for (const [key, digest] of objects) assert.equal(await readBack(key), digest, `${key} readable with two drives wiped`);
   assert.ok(await eventually(ready, 30_000), 'ready with two of four drives wiped');
@@ -76,7 +76,7 @@ test('bitrot repair, two wiped drives, three lost drives and recovery', async (t
   );
 
   // 4. The drives come back: ready again, every object intact.
-  for (const { d, aside } of away) { rmSync(d, { recursive: true, force: true }); renameSync(aside, d); }
+  for (const { d, aside } of away) { rmSync(d, { recursive: true, force: true, maxRetries: 5 }); renameSync(aside, d); }
   assert.ok(await eventually(ready, 30_000), 'ready again after the drives came back');
   for (const [key, digest] of objects) assert.equal(await readBack(key), digest, `${key} intact after recovery`);
 });

@@ -11,7 +11,7 @@
  * records on all 16 drives but part data only where the parts were uploaded, until healed. Records are read in
  * either drive layout (helpers/drive-records.ts). A drive in the key-index layout has no metadata file to flip
  * bits in (its records are in the index its server's worker owns): there a metadata fault flips a bit in a shard
- * file of a large object instead, still a file; drives in the default layout keep their xl.meta bit flips.
+ * file of a large object instead, still a file; drives in the metadata-file layout keep their xl.meta bit flips.
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';

@@ -38,7 +38,7 @@ export function boto3Suite(name: string, opts: StartOptions = { drives: 4 }): Bo
   after(async () => {
     await svc?.stop();
     svc?.cleanup();
-    if (work) rmSync(work, { recursive: true, force: true });
+    if (work) rmSync(work, { recursive: true, force: true, maxRetries: 5 });
   });
   return {
     svc: () => svc!,

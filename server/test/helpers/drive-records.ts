@@ -1,6 +1,6 @@
 /**
  * A key's metadata record on one drive, whichever layout the drive has: a metadata file per key (`xl.meta`, the
- * default layout) or the drive's key index (`.svc.sys/index`, storage/drive/indexed-objects.ts). Tests that damage,
+ * metadata-file layout) or the drive's key index (`.svc.sys/index`, storage/drive/indexed-objects.ts). Tests that damage,
  * remove or inspect records use these instead of paths, so that they check the same behaviour on both layouts.
  * Changes made here go behind the drive's back, as a damaged or lost record would: no change-log entry, so caches
  * keep what they read before (tests call forgetCachedMeta where it matters).
@@ -84,7 +84,7 @@ export function readRecordsOnDisk(root: string, bucket: string, keys: readonly s
     const ix = new DriveIndex(copy);
     try { return keys.map((k) => ix.get(bucket, k)); } finally { ix.close(); }
   } finally {
-    rmSync(copy, { recursive: true, force: true });
+    rmSync(copy, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
@@ -97,7 +97,7 @@ function copyIndex(dir: string): string {
       for (const n of names) cpSync(join(dir, n), join(copy, n), { recursive: true });
       return copy;
     } catch (err) {
-      rmSync(copy, { recursive: true, force: true });
+      rmSync(copy, { recursive: true, force: true, maxRetries: 5 });
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 20) throw err;
     }
   }

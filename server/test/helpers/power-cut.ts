@@ -27,7 +27,7 @@ async function mountImage(t: Cleanup, image: string): Promise<Disk> {
   await run('mount', ['-o', 'loop', image, mount]);
   t.after(async () => {
     await run('umount', ['-l', mount]).catch(() => undefined);
-    await rm(mount, { recursive: true, force: true });
+    await rm(mount, { recursive: true, force: true, maxRetries: 5 });
   });
   return { image, mount };
 }
@@ -35,7 +35,7 @@ async function mountImage(t: Cleanup, image: string): Promise<Disk> {
 /** A fresh, empty, mounted journal-less ext4 file system of `mib` MiB (sparse image under the temp directory). */
 export async function journalLessDisk(t: Cleanup, mib = 128): Promise<Disk> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-power-cut-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
+  t.after(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
   const image = join(dir, 'disk.img');
   await writeFile(image, '');
   await truncate(image, mib * 1024 * 1024);

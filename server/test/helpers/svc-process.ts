@@ -107,6 +107,6 @@ export async function startSvc(opts: StartOptions = {}): Promise<SvcProcess> {
     output: () => out,
     async stop() { if (proc.exitCode === null) { proc.kill('SIGTERM'); await exited; } },
     async kill9() { if (proc.exitCode === null) { proc.kill('SIGKILL'); await exited; } },
-    cleanup() { rmSync(dir, { recursive: true, force: true }); },
+    cleanup() { rmSync(dir, { recursive: true, force: true, maxRetries: 5 }); },
   };
 }

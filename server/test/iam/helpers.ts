@@ -59,7 +59,7 @@ export async function startIamServer(): Promise<IamServer> {
       iam.close();
       await app.close();
       await storage.close();
-      await rm(root, { recursive: true, force: true });
+      await rm(root, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }

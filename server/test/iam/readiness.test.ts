@@ -35,7 +35,7 @@ test('below read quorum the IAM store is not ready and /health/ready reports iam
   const ok = await probe(() => loadedBefore.ready(), () => storage.health());
   assert.equal(ok.statusCode, 200);
 
-  for (const drive of cluster.sets[0]!.slice(1)) await rm(drive, { recursive: true, force: true });
+  for (const drive of cluster.sets[0]!.slice(1)) await rm(drive, { recursive: true, force: true, maxRetries: 5 });
   const warnings: string[] = [];
   const late = new IamStore({ root, persistence: objectLayerPersistence(storage), logger: { info() {}, warn: (m) => warnings.push(m) } });
   t.after(() => late.close());

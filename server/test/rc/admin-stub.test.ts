@@ -33,7 +33,7 @@ before(async () => {
 });
 after(async () => {
   await stub.close();
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 async function rc(args: string[], opts: { tty?: boolean; env?: Record<string, string> } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -95,7 +95,7 @@ test('a wrong secret key exits 5; a missing user exits 7; an unknown alias exits
     assert.equal(code, EXIT.auth, stderr);
     assert.match(stderr, /authentication failed/);
   } finally {
-    rmSync(badDir, { recursive: true, force: true });
+    rmSync(badDir, { recursive: true, force: true, maxRetries: 5 });
   }
   const missing = await rc(['admin', 'user', 'info', 'root', 'no body']);
   assert.equal(missing.code, EXIT.notFound, missing.stderr);

@@ -42,6 +42,6 @@ export function rcRunner(): RcRunner {
       if (r.code !== 0) throw new Error(`rc ${args.join(' ')} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
       return r;
     },
-    cleanup: () => rmSync(base, { recursive: true, force: true }),
+    cleanup: () => rmSync(base, { recursive: true, force: true, maxRetries: 5 }),
   };
 }

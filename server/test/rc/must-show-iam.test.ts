@@ -28,7 +28,7 @@ after(async () => {
   await svc.stop();
   svc.cleanup();
   r.cleanup();
-  rmSync(work, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true, maxRetries: 5 });
 });
 
 test('a user limited to bucket alpha by rc admin policy/user commands', async () => {

@@ -34,7 +34,7 @@ after(async () => {
   await svc.stop();
   svc.cleanup();
   r.cleanup();
-  rmSync(work, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true, maxRetries: 5 });
 });
 
 test('mb, cp local→remote→local (single part and multipart), cat, stat, ls', async () => {

@@ -37,7 +37,7 @@ after(async () => {
   await svc.stop();
   svc.cleanup();
   r.cleanup();
-  rmSync(work, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true, maxRetries: 5 });
 });
 
 test('on a pseudo-terminal, rc cp of 300 MiB redraws a percentage bar with \\r and ends at 100%', async () => {

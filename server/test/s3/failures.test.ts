@@ -69,8 +69,8 @@ test('an unexpected engine error is a generic 500 InternalError; the detail stay
 test('losing write quorum answers 503 ServiceUnavailable with an operator hint; reads that still have quorum work', async () => {
   await h.client.send(new PutObjectCommand({ Bucket: 'data', Key: 'before', Body: 'still readable' }));
   // 4 drives, parity 2: a write needs 3 drives; remove two.
-  await rm(h.drives[2]!, { recursive: true, force: true });
-  await rm(h.drives[3]!, { recursive: true, force: true });
+  await rm(h.drives[2]!, { recursive: true, force: true, maxRetries: 5 });
+  await rm(h.drives[3]!, { recursive: true, force: true, maxRetries: 5 });
   const res = await signedRequest(h.port, { method: 'PUT', path: '/data/after', body: 'nope' });
   assert.equal(res.status, 503, res.body);
   assert.equal(errorCode(res.body), 'ServiceUnavailable');

@@ -56,12 +56,22 @@ async function filesUnder(dir: string): Promise<string[]> {
   return out;
 }
 
-/** True when any file on the harness's drives (shards, inline data in xl.meta) holds `needle`. */
+/**
+ * True when any file on the harness's drives (shards, inline data in xl.meta or in a key index's value log) holds
+ * `needle`. A key index's worker replaces its files as it merges and collects them (what one held is in another by
+ * then): a walk that finds a file gone starts again, so that no file is left unread.
+ */
 async function onDisk(harness: S3Harness, needle: Buffer): Promise<boolean> {
-  for (const d of harness.drives) {
-    for (const f of await filesUnder(d)) if ((await readFile(f)).includes(needle)) return true;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      for (const d of harness.drives) {
+        for (const f of await filesUnder(d)) if ((await readFile(f)).includes(needle)) return true;
+      }
+      return false;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === 5) throw err;
+    }
   }
-  return false;
 }
 
 async function body(res: { Body?: { transformToByteArray(): Promise<Uint8Array> } }): Promise<Buffer> {

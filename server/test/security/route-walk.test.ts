@@ -55,7 +55,7 @@ before(async () => {
 
 after(async () => {
   await Promise.all(servers.map((s) => s.close()));
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs) rmSync(d, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** A concrete path for a route pattern: params and wildcards get harmless sample values. */

@@ -23,7 +23,7 @@ test('save writes mode 600 in a mode 700 directory (tightening an existing one);
     assert.equal(statSync(env.RC_CONFIG_DIR).mode & 0o777, 0o700);
     assert.deepEqual(loadConfig(env), cfg);
   } finally {
-    rmSync(base, { recursive: true, force: true });
+    rmSync(base, { recursive: true, force: true, maxRetries: 5 });
   }
 });
 
@@ -38,6 +38,6 @@ test('a malformed file or alias is exit 3 naming the file; an unknown alias is e
     assert.throws(() => getAlias({ version: 1, aliases: {} }, 'x'), (e: unknown) => e instanceof RcError && e.exitCode === EXIT.config && /rc alias set x/.test(e.hint ?? ''));
     assert.throws(() => getAlias({ version: 1, aliases: {} }, 'constructor'), RcError);
   } finally {
-    rmSync(base, { recursive: true, force: true });
+    rmSync(base, { recursive: true, force: true, maxRetries: 5 });
   }
 });

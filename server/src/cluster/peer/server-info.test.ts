@@ -9,7 +9,7 @@ import { collectServerReport, offlineServerReport } from './server-info.js';
 
 test('collectServerReport: statfs figures for a serving drive, missing for a vanished one, offline before storage opens', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'svc-server-info-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
+  t.after(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
   const places = [0, 1, 2, 3].map((index) => ({ endpoint: `http://n:1${join(dir, `d${index}`)}`, path: join(dir, `d${index}`), pool: 0, set: 0, index }));
   const slots: DriveSlotView[] = [
     { pool: 0, set: 0, index: 0, drive: new LocalDrive(dir), state: 'online', uuid: 'u0', healing: true },

@@ -38,8 +38,8 @@ async function serve(t: { after(fn: () => Promise<void>): void }): Promise<{ ori
   await app.listen({ host: '127.0.0.1', port: 0 });
   t.after(async () => {
     await app.close();
-    await rm(a, { recursive: true, force: true });
-    await rm(b, { recursive: true, force: true });
+    await rm(a, { recursive: true, force: true, maxRetries: 5 });
+    await rm(b, { recursive: true, force: true, maxRetries: 5 });
   });
   return { origin: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, a, b, urls };
 }

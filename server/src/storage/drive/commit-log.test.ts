@@ -13,15 +13,15 @@ import { DiskFullError, FileNotFoundError } from './drive-errors.js';
 import { pinMetadataFileLayout } from '../../../test/helpers/drive-records.js';
 import { LocalDrive } from './local-drive.js';
 
-// These tests are about the metadata-file layout's commit log and its replay, so their drives get that layout even
-// under SVC_KEY_INDEX=1; the key-index layout has its own tests in key-index/ and indexed-objects.test.ts.
+// These tests are about the metadata-file layout's commit log and its replay, so their drives get that layout
+// on both passes of the suite; the key-index layout has its own tests in key-index/ and indexed-objects.test.ts.
 pinMetadataFileLayout(after);
 
 const INLINE = { srcDataPath: null, dataDir: null } as const;
 
 async function fresh(t: { after(fn: () => Promise<void>): void }): Promise<{ root: string; drive: LocalDrive }> {
   const root = await mkdtemp(join(tmpdir(), 'svc-commit-log-'));
-  t.after(() => rm(root, { recursive: true, force: true }));
+  t.after(() => rm(root, { recursive: true, force: true, maxRetries: 5 }));
   const drive = new LocalDrive(root);
   await drive.writeFormat(Buffer.from('{}'));
   await drive.cleanTemp();
@@ -35,7 +35,7 @@ async function fresh(t: { after(fn: () => Promise<void>): void }): Promise<{ roo
  */
 async function afterCrash(t: { after(fn: () => Promise<void>): void }, root: string, lose: (copy: string) => Promise<void>): Promise<LocalDrive> {
   const copy = await mkdtemp(join(tmpdir(), 'svc-commit-log-crash-'));
-  t.after(() => rm(copy, { recursive: true, force: true }));
+  t.after(() => rm(copy, { recursive: true, force: true, maxRetries: 5 }));
   await cp(root, copy, { recursive: true });
   await lose(copy);
   const drive = new LocalDrive(copy);
@@ -222,7 +222,7 @@ async function smallTmpfs(t: { after(fn: () => Promise<void>): void }, size: str
   await promisify(execFile)('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', mnt]);
   t.after(async () => {
     await promisify(execFile)('umount', ['-l', mnt]).catch(() => undefined);
-    await rm(mnt, { recursive: true, force: true });
+    await rm(mnt, { recursive: true, force: true, maxRetries: 5 });
   });
   return mnt;
 }
@@ -284,7 +284,7 @@ test('a change that reaches a drive before it was opened waits for the replay, w
   const { root, drive } = await fresh(t);
   await drive.renameData('b', 'k', Buffer.from('meta-k'), INLINE);
   const copy = await mkdtemp(join(tmpdir(), 'svc-commit-log-early-'));
-  t.after(() => rm(copy, { recursive: true, force: true }));
+  t.after(() => rm(copy, { recursive: true, force: true, maxRetries: 5 }));
   await cp(root, copy, { recursive: true });
   // A peer's delete arrives first, before this node's startup ran cleanTemp on the drive.
   const early = new LocalDrive(copy);

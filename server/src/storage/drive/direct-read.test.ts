@@ -11,7 +11,7 @@ import { FileCorruptError } from './drive-errors.js';
 // Under the project's tree (on the root file system, which takes O_DIRECT), not in a tmpfs.
 async function scratch(t: { after(fn: () => Promise<void>): void }): Promise<string> {
   const dir = await mkdtemp(join(process.cwd(), '.direct-read-test-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
+  t.after(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
   return dir;
 }
 

@@ -29,7 +29,7 @@ test('the file holds exactly the appended bytes, whatever the write sizes (hash 
       assert.deepEqual(await readFile(path), Buffer.concat(parts), `sizes ${sizes.join(',')}`);
     }
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true, maxRetries: 5 });
   }
 });
 
@@ -50,6 +50,6 @@ test('writers of one drive run side by side, reuse pooled stages, and abort leav
     await assert.rejects(w.write([Buffer.alloc(1)]));
     assert.ok((await stat(join(dir, 'aborted'))).isFile());
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true, maxRetries: 5 });
   }
 });

@@ -8,10 +8,10 @@ import { LocalDrive } from './local-drive.js';
 import { keyIndexWanted, setKeyIndexForNewDrives } from './indexed-objects.js';
 import { VOLUME_META_FILE, encodeSegment } from './object-path.js';
 
-/** A drive formatted with the experimental key-index layout (indexed-objects.ts). */
+/** A drive formatted with the key-index layout (indexed-objects.ts). */
 async function indexed(t: { after(fn: () => Promise<void>): void }): Promise<{ root: string; drive: LocalDrive }> {
   const root = await mkdtemp(join(tmpdir(), 'svc-indexed-'));
-  t.after(() => rm(root, { recursive: true, force: true }));
+  t.after(() => rm(root, { recursive: true, force: true, maxRetries: 5 }));
   const drive = new LocalDrive(root);
   await formatIndexed(drive);
   return { root, drive };
@@ -100,7 +100,7 @@ test('a key-index drive wiped under a running server answers the drive\'s error,
   const { root, drive } = await indexed(t);
   await drive.makeVolume('b', Buffer.alloc(0));
   await drive.renameData('b', 'k', Buffer.from('meta:k'), noData);
-  for (const n of await readdir(root)) await rm(join(root, n), { recursive: true, force: true });
+  for (const n of await readdir(root)) await rm(join(root, n), { recursive: true, force: true, maxRetries: 5 });
   await assert.rejects(drive.renameData('b', 'k2', Buffer.from('m'), noData), UnformattedDiskError, 'no write lands in removed files');
   await assert.rejects(drive.readMeta('b', 'k'), UnformattedDiskError);
   await assert.rejects(drive.listDir('b', ''), UnformattedDiskError);
@@ -114,7 +114,7 @@ test('a key-index drive wiped under a running server answers the drive\'s error,
 
 test('a key-index drive whose root was moved away answers that the drive is gone: no read or commit reaches the moved files', async (t) => {
   const { root, drive } = await indexed(t);
-  t.after(() => rm(`${root}.away`, { recursive: true, force: true }));
+  t.after(() => rm(`${root}.away`, { recursive: true, force: true, maxRetries: 5 }));
   await drive.makeVolume('b', Buffer.alloc(0));
   await drive.renameData('b', 'k', Buffer.from('meta:k'), noData);
   assert.deepEqual(await drive.readMeta('b', 'k'), Buffer.from('meta:k'));

@@ -11,7 +11,7 @@ import { DRIVE_MISSING, DRIVE_UNFORMATTED } from './io-worker-source.js';
 /** A fresh directory, removed after the test. */
 async function tempDir(t: TestContext): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-iopool-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
+  t.after(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
   return dir;
 }
 

@@ -13,7 +13,7 @@ const noData = { srcDataPath: null, dataDir: null };
 
 async function fresh(t: { after(fn: () => Promise<void>): void }): Promise<{ root: string; drive: LocalDrive }> {
   const root = await mkdtemp(join(tmpdir(), 'svc-metacache-'));
-  t.after(() => rm(root, { recursive: true, force: true }));
+  t.after(() => rm(root, { recursive: true, force: true, maxRetries: 5 }));
   const drive = new LocalDrive(root);
   await drive.writeFormat(Buffer.from('{}'));
   await drive.makeVolume('b', Buffer.alloc(0));

@@ -8,7 +8,7 @@ import { SyncShell, stopSyncShells, syncFileSystem } from './sync-fs.js';
 
 async function scratch(t: { after(fn: () => Promise<void>): void }): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-syncfs-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
+  t.after(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
   return dir;
 }
 

@@ -35,7 +35,7 @@ async function snapshot(root: string): Promise<Map<string, Buffer>> {
 }
 
 async function wipeContents(root: string): Promise<void> {
-  for (const n of await readdir(root)) await rm(join(root, n), { recursive: true, force: true });
+  for (const n of await readdir(root)) await rm(join(root, n), { recursive: true, force: true, maxRetries: 5 });
 }
 
 async function assertIntact(st: Storage, objects: Map<string, Buffer>): Promise<void> {

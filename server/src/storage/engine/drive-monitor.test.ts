@@ -40,7 +40,7 @@ async function formatOf(root: string): Promise<{ healing?: string }> {
 }
 
 async function wipeContents(root: string): Promise<void> {
-  for (const n of await readdir(root)) await rm(join(root, n), { recursive: true, force: true });
+  for (const n of await readdir(root)) await rm(join(root, n), { recursive: true, force: true, maxRetries: 5 });
 }
 
 test('two drives wiped in place: reads and writes go on, the drives are reformatted and healed', async (t) => {

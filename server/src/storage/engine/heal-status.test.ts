@@ -32,7 +32,7 @@ test('over two pools: one scan cycle covers both, the status sums them and names
     for (const key of objects.keys()) {
       if (!(await hasRecord(root, 'bkt', key))) continue;
       await removeRecord(root, 'bkt', key);
-      await rm(objectDir(root, 'bkt', key), { recursive: true, force: true });
+      await rm(objectDir(root, 'bkt', key), { recursive: true, force: true, maxRetries: 5 });
       n++;
     }
     return n;
@@ -55,7 +55,7 @@ test('over two pools: one scan cycle covers both, the status sums them and names
 
   // A wiped drive of pool 2 is healed in full and reported with its pool.
   const root = b.sets[0]![0]!;
-  for (const n of await readdir(root)) await rm(join(root, n), { recursive: true, force: true });
+  for (const n of await readdir(root)) await rm(join(root, n), { recursive: true, force: true, maxRetries: 5 });
   await st.health();
   await st.drainHeals();
   const [d] = st.healStatus().drives;

@@ -73,7 +73,7 @@ test('a drive wiped between pages: the listing stays complete from the others', 
   for (const k of keys) await put(st, k);
   await new Promise((r) => setTimeout(r, 60));
   const seen = await pages(st, 'w/', '', 4, async (page) => {
-    if (page === 2) await rm(c.sets[0]![1]!, { recursive: true, force: true });
+    if (page === 2) await rm(c.sets[0]![1]!, { recursive: true, force: true, maxRetries: 5 });
   });
   assert.deepEqual(seen, keys);
 });

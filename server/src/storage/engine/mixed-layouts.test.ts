@@ -44,7 +44,7 @@ test('a set of drives with both layouts: heals onto key-index drives, then reads
 
   // Two drives replaced by blank ones while the server runs with the key index for new drives.
   setKeyIndexForNewDrives(true);
-  for (const d of [d2, d3]) for (const n of await readdir(d)) await rm(join(d, n), { recursive: true, force: true });
+  for (const d of [d2, d3]) for (const n of await readdir(d)) await rm(join(d, n), { recursive: true, force: true, maxRetries: 5 });
   await assertIntact(st, objects);
   // The drive monitor formats the blank drives once it checks them (health asks) and heals them.
   assert.equal((await st.health()).onlineDrives, 4);

@@ -31,7 +31,7 @@ async function sixDrives(t: { after(fn: () => unknown): void }) {
   // its files until then) before the drives' files are removed.
   t.after(async () => {
     await close();
-    await rm(root, { recursive: true, force: true });
+    await rm(root, { recursive: true, force: true, maxRetries: 5 });
   });
   const paths = Array.from({ length: 6 }, (_, i) => join(root, `d${i + 1}`));
   for (const p of paths) await mkdir(p);

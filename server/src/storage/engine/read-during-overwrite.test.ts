@@ -36,7 +36,7 @@ import { healObject } from './heal.js';
  */
 async function eightDrives(t: TestContext): Promise<{ root: string; paths: string[]; st: Storage; put(key: string): Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), 'svc-split-'));
-  t.after(() => rm(root, { recursive: true, force: true }));
+  t.after(() => rm(root, { recursive: true, force: true, maxRetries: 5 }));
   const paths = Array.from({ length: 8 }, (_, i) => join(root, `d${i + 1}`));
   for (const p of paths) await mkdir(p);
   const st = await openStorage({ sets: [paths], parity: 2, driveCheckIntervalMs: 3_600_000 });
@@ -72,7 +72,7 @@ test('an object being overwritten never reads as absent', async (t) => {
 
 /**
  * The object's directory on drive `root` (key segments are stored as `+<segment>`, drive/object-path.ts): its data
- * directories, and its record too on the default layout (the key-index layout keeps records in the drive's index).
+ * directories, and its record too on the metadata-file layout (the key-index layout keeps records in the drive's index).
  */
 const objDir = (root: string, bucket: string, key: string): string => join(root, bucket, `+${key}`);
 
@@ -90,7 +90,7 @@ test('a half-committed overwrite with drives not answering is unavailable, never
   }
   await put('k');
   for (let i = 0; i < 3; i++) {
-    await rm(objDir(paths[i]!, 'b', 'k'), { recursive: true, force: true });
+    await rm(objDir(paths[i]!, 'b', 'k'), { recursive: true, force: true, maxRetries: 5 });
     await cp(join(saved, `d${i}`), objDir(paths[i]!, 'b', 'k'), { recursive: true });
     await writeRecord(paths[i]!, 'b', 'k', oldRecords[i]!);
   }
@@ -122,7 +122,7 @@ test('a replacement drive not yet healed does not vote "absent": a key it lacks 
   for (const i of [0, 1]) await rename(`${paths[i]}.away`, paths[i]!);
   // They come back (the drive monitor's "back online, healing"), and a holder is replaced by an empty drive,
   // formatted afresh (its format marked "healing"). No heal has run yet.
-  await rm(objDir(paths[2]!, 'b', 'k'), { recursive: true, force: true });
+  await rm(objDir(paths[2]!, 'b', 'k'), { recursive: true, force: true, maxRetries: 5 });
   await removeRecord(paths[2]!, 'b', 'k');
   forgetCachedMeta();
   for (const i of [0, 1, 2]) {

@@ -63,18 +63,18 @@ function assertSameFiles(actual: Map<string, Buffer>[], expected: Map<string, Bu
   });
 }
 
-/** On-disk directory of an object key on one drive: its data directories, and its record too on the default layout. */
+/** On-disk directory of an object key on one drive: its data directories, and its record too on the metadata-file layout. */
 function objectDir(root: string, key: string): string {
   return join(root, 'bkt', ...key.split('/').map((s) => `+${s}`));
 }
 
 /**
- * A drive loses a whole object: its directory (data directories, and the record file on the default layout) and its
+ * A drive loses a whole object: its directory (data directories, and the record file on the metadata-file layout) and its
  * record in the drive's key index (that layout's; small objects have no directory there). The next reads go to disk.
  * Nothing is asserted after: with the background loop running, a heal may already be putting it back.
  */
 async function loseObject(root: string, key: string): Promise<void> {
-  await rm(objectDir(root, key), { recursive: true, force: true });
+  await rm(objectDir(root, key), { recursive: true, force: true, maxRetries: 5 });
   await removeRecord(root, 'bkt', key);
   forgetCachedMeta();
 }

@@ -149,7 +149,7 @@ test('a drive that missed versions is rebuilt with every version by the heal', a
   const va = await putV(st, 'x', a, 'enabled');
   const vb = await putV(st, 'x', b, 'enabled');
   await st.deleteObject('bkt', 'x', { versioning: 'enabled' });
-  // Drive 3 loses the key: its directory (the record file too on the default layout) and its record (in the drive's
+  // Drive 3 loses the key: its directory (the record file too on the metadata-file layout) and its record (in the drive's
   // key index on that layout).
   const victim = c.sets[0]![2]!;
   const { rm } = await import('node:fs/promises');

@@ -186,7 +186,7 @@ export async function startCluster(opts: {
     }
   } catch (err) {
     unmountTmpfs();
-    rmSync(root, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true, maxRetries: 5 });
     throw err;
   }
   const bind = tmpfsMounts.length > 0 ? '--rbind' : '--bind';
@@ -240,7 +240,7 @@ export async function startCluster(opts: {
     async destroy() {
       await Promise.all(nodes.map((n) => cluster.kill9(n.index)));
       unmountTmpfs();
-      rmSync(root, { recursive: true, force: true });
+      rmSync(root, { recursive: true, force: true, maxRetries: 5 });
       try { rmdirSync(mount); } catch { /* already gone */ }
     },
   };

@@ -94,7 +94,7 @@ export async function startS3(opts: HarnessOptions = {}): Promise<S3Harness> {
       badClient.destroy();
       await app.close();
       await storage.close();
-      await rm(root, { recursive: true, force: true });
+      await rm(root, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }

@@ -30,7 +30,7 @@ test('local uploads are named like rsync: "dir" copies the folder, "dir/" its co
     assert.deepEqual(await plan(['tree/a.txt'], 'x/b/renamed', false), [['x/b/renamed', 1]]);
     assert.deepEqual(await plan(['tree/a.txt', 'tree/sub/b.txt'], 'x/b/two', false), [['x/b/two/a.txt', 1], ['x/b/two/b.txt', 2]]);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   }
 });
 
@@ -44,6 +44,6 @@ test('refusals happen before any transfer: directories without -r, local to loca
     assert.equal(await code([join(dir, 'missing')], 'x/b/'), EXIT.notFound);
     assert.equal(await code([join(dir, 'tree', 'a.txt')], 'x'), EXIT.usage);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   }
 });

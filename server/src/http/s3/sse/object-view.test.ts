@@ -28,7 +28,7 @@ before(async () => {
 });
 after(async () => {
   await storage.close();
-  await rm(root, { recursive: true, force: true });
+  await rm(root, { recursive: true, force: true, maxRetries: 5 });
 });
 
 async function readAll(s: Readable): Promise<Buffer> {

@@ -10,7 +10,7 @@ function withDir(fn: (dir: string) => void): void {
   try {
     fn(join(dir, 'index'));
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 

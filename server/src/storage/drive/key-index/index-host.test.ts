@@ -38,7 +38,7 @@ test('one worker serves several drives: puts of one turn, reads, deletes and dro
     await Promise.all([host.call({ op: 'close', dir: a }), host.call({ op: 'close', dir: b })]);
   } finally {
     await host.terminate();
-    rmSync(root, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true, maxRetries: 5 });
   }
 });
 
