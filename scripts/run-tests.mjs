@@ -23,9 +23,10 @@ function walk(dir, out) {
 const filters = process.argv.slice(2);
 const files = roots.flatMap((r) => walk(r, [])).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort();
 if (files.length === 0) { console.error('run-tests: no test files matched'); process.exit(1); }
-// SVC_KEY_INDEX=1 runs the suite on the experimental key-index drive layout: spawned servers read it from their
-// environment, drives made in-process get it from this preload.
-const preload = process.env.SVC_KEY_INDEX === '1' ? ['--import', './server/test/helpers/key-index-suite.ts'] : [];
+// SVC_KEY_INDEX=0 runs the suite on drives with a metadata file per key instead of the default key index: spawned
+// servers read it from their environment, drives made in-process get it from this preload.
+const layout = process.env.SVC_KEY_INDEX ?? '';
+const preload = layout !== '' ? ['--import', './server/test/helpers/drive-layout-suite.ts'] : [];
 const r = spawnSync(process.execPath, [
   '--import', 'tsx', ...preload, '--test', '--test-concurrency=2', '--test-timeout=600000', ...files,
 ], { stdio: 'inherit' });

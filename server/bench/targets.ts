@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCluster } from '../test/cluster/helpers/cluster.js';
 import { startSvc } from '../test/helpers/svc-process.js';
+import { parseBool } from '../src/config/load.js';
 import { withDescendants } from './proc-stats.js';
 
 /** A running system under test, seen as endpoints plus the server processes to sample. */
@@ -30,6 +31,14 @@ function erasureOf(drives: number): string {
   return `EC:${drives <= 3 ? 1 : drives <= 5 ? 2 : drives <= 7 ? 3 : 4}`;
 }
 
+/**
+ * How the servers (which inherit this environment) format their drives: SVC_KEY_INDEX, key index by default (README,
+ * "Drive layouts"). In the layout line, so that a run's figures say which layout they are of.
+ */
+function recordsIn(): string {
+  return parseBool(process.env.SVC_KEY_INDEX, 'SVC_KEY_INDEX', true) ? 'key index' : 'metadata file per key';
+}
+
 /** Node options from BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"), after --trace-gc (gc-count.ts). */
 function benchNodeArgs(): string[] {
   return ['--trace-gc', ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '')];
@@ -46,7 +55,7 @@ export async function singleNode(drives: number): Promise<Target> {
   return {
     urls: [svc.url], accessKey: svc.accessKey, secretKey: svc.secretKey, pids: () => [svc.proc.pid ?? 0], memory: 'max',
     output: () => [svc.output()],
-    layout: { target: 'svc', nodes: 1, drives, erasure: erasureOf(drives), dir: svc.dir },
+    layout: { target: 'svc', nodes: 1, drives, erasure: erasureOf(drives), records: recordsIn(), dir: svc.dir },
     async stop() { await svc.stop(); svc.cleanup(); },
   };
 }
@@ -70,7 +79,7 @@ export async function fourNodes(): Promise<Target> {
     urls, accessKey: c.credentials.accessKey, secretKey: c.credentials.secretKey,
     pids: () => c.nodes.map((n) => n.current?.proc.pid ?? 0).filter((p) => p > 0), memory: 'max',
     output: () => c.nodes.map((n) => n.output()),
-    layout: { target: 'svc', nodes: 4, drivesPerNode: 4, drives: 16, erasure: 'EC:4 (one set of 16)' },
+    layout: { target: 'svc', nodes: 4, drivesPerNode: 4, drives: 16, erasure: 'EC:4 (one set of 16)', records: recordsIn() },
     async stop() {
       await Promise.all(c.nodes.map(async (n) => {
         const p = n.current;

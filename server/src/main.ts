@@ -315,7 +315,7 @@ function startLifecycle(layer: ObjectLayer, logger: Logger): LifecycleService {
 /** Starts storage and both listeners from a loaded config; `print` receives the human banner lines. */
 export async function startServer(config: ServerConfig, print: (line: string) => void): Promise<RunningServer> {
   const logger = makeLogger(config);
-  setKeyIndexForNewDrives(config.keyIndex === true);
+  setKeyIndexForNewDrives(config.keyIndex);
   if (config.endpoints !== undefined) return startClusterNode(config, print, logger);
   const consoleEnv = consoleSettings(config);
   const { credentials, generated, file } = await loadOrCreateRootCredentials(config.credentials, config.configDir);
@@ -404,7 +404,7 @@ Environment:
   SVC_DOMAIN=a.com,b.com              virtual-host style: bucket.a.com → bucket (path style always works)
   SVC_KMS_SECRET_KEY=name:<base64>    local KMS (32-byte key) for SSE-S3 and bucket default encryption
   SVC_SSE_C_ALLOW_HTTP=true           accept SSE-C keys over plain HTTP from any peer (default: HTTPS or loopback)
-  SVC_KEY_INDEX=1                     new drives get the experimental key-index layout (development only)
+  SVC_KEY_INDEX=false                 new drives get a metadata file per key instead of the key index
   SVC_OBS_LOGGER_LEVEL, SVC_OBS_LOG_DIRECTORY, SVC_CONFIG_DIR, SVC_REGION
 
 Exit codes: 0 ok, 1 runtime failure, 2 usage or invalid configuration.

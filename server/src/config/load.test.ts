@@ -45,6 +45,14 @@ test('defaults: :9000, :9001, console and probes on, 4 drives → 1 set EC:2', (
   assert.deepEqual(loadConfig({ drives: ['/d'] }, { SVC_DOMAIN: 's3.example.com, s3.internal' }, cwd).domains, ['s3.example.com', 's3.internal']);
 });
 
+test('new drives get the key index unless SVC_KEY_INDEX is false (README, "Drive layouts")', () => {
+  assert.equal(loadConfig({ drives: ['/d'] }, {}, cwd).keyIndex, true);
+  assert.equal(loadConfig({ drives: ['/d'] }, { SVC_KEY_INDEX: '1' }, cwd).keyIndex, true);
+  assert.equal(loadConfig({ drives: ['/d'] }, { SVC_KEY_INDEX: 'false' }, cwd).keyIndex, false);
+  assert.equal(loadConfig({ drives: ['/d'] }, { SVC_KEY_INDEX: '0' }, cwd).keyIndex, false);
+  assert.throws(() => loadConfig({ drives: ['/d'] }, { SVC_KEY_INDEX: 'sometimes' }, cwd), /SVC_KEY_INDEX="sometimes".*expected true or false/);
+});
+
 test('flags win over the environment; host:port binds one interface', () => {
   const env = { SVC_ADDRESS: ':7000', SVC_CONSOLE_ADDRESS: ':7001' };
   const c = loadConfig({ drives: ['/d'], address: '127.0.0.2:9100' }, env, cwd);

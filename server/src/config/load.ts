@@ -131,7 +131,7 @@ export function loadConfig(flags: ServerFlags, env: Env, cwd: string): Readonly<
   const credentials = attempt(() => loadCredentials(env), undefined);
   const kmsSecretKey = attempt(() => checkKmsSecretKey(env.SVC_KMS_SECRET_KEY), undefined);
   const sseCOverHttp = attempt(() => parseBool(env.SVC_SSE_C_ALLOW_HTTP, 'SVC_SSE_C_ALLOW_HTTP', false), false);
-  const keyIndex = attempt(() => parseBool(env.SVC_KEY_INDEX, 'SVC_KEY_INDEX', false), false);
+  const keyIndex = attempt(() => parseBool(env.SVC_KEY_INDEX, 'SVC_KEY_INDEX', true), true);
   const levelRaw = (env.SVC_OBS_LOGGER_LEVEL ?? DEFAULTS.logLevel).trim().toLowerCase();
   const logLevel = attempt(() => {
     const found = LOG_LEVELS.find((l) => l === levelRaw);
@@ -184,7 +184,7 @@ export function loadConfig(flags: ServerFlags, env: Env, cwd: string): Readonly<
     ...(logDirectory ? { logDirectory } : {}),
     ...(kmsSecretKey !== undefined ? { kmsSecretKey } : {}),
     ...(sseCOverHttp ? { sseCOverHttp } : {}),
-    ...(keyIndex ? { keyIndex } : {}),
+    keyIndex,
   };
   return Object.freeze(config);
 }

@@ -35,8 +35,11 @@ export interface ServerConfig {
   kmsSecretKey?: string;
   /** SVC_SSE_C_ALLOW_HTTP: accept SSE-C keys over plain HTTP from non-loopback peers (default: HTTPS or loopback only). */
   sseCOverHttp?: boolean;
-  /** SVC_KEY_INDEX: drives formatted from now on get the experimental key-index layout (development only; README). */
-  keyIndex?: boolean;
+  /**
+   * SVC_KEY_INDEX (default true): drives formatted from now on keep their object records in a key index; false gives
+   * them a metadata file per key (README, "Drive layouts"). Drives already formatted keep theirs.
+   */
+  keyIndex: boolean;
 }
 
 /** Defaults of every optional setting (SPEC §2). */

@@ -7,10 +7,11 @@ import { indexHostFor, type IndexHost } from './key-index/index-host.js';
  * layout the next store is built towards (docs/performance.md, "The index worker: design"; issue 9 point 2). Large
  * objects keep their data directories under the key's directory; only the records move.
  *
- * Off by default (issue 9): a drive gets this layout when a server started with `SVC_KEY_INDEX=1`
- * (setKeyIndexForNewDrives) formats it; an `index` directory in its system area says so from then on. The server's
- * whole suite runs on it too (`npm test`'s second pass); it stays off until its uncached GETs and first listings are
- * no slower than the default layout's (docs/performance.md, twenty-sixth session).
+ * The default for drives formatted from now on (setKeyIndexForNewDrives; `SVC_KEY_INDEX=false` gives them a metadata
+ * file per key instead); an `index` directory in a drive's system area says it has this layout, so drives formatted
+ * before keep theirs and a set may mix both (mixed-layouts.test.ts). It became the default in the twenty-seventh
+ * session (docs/performance.md): 4 KiB PUTs at 16 in flight are faster by more than its uncached GETs are slower, on
+ * a machine where every system call is dear even more so. `npm test` runs the server's suite on both layouts.
  */
 
 /** The system area's directory holding a drive's key index; its presence selects the layout. */
@@ -24,9 +25,9 @@ export const INDEX_DIR = 'index';
  */
 const WORKERS_PER_DEVICE = 2;
 
-let forNewDrives = false;
+let forNewDrives = true;
 
-/** Whether drives formatted from now on get the key index (the experimental layout above): the server's SVC_KEY_INDEX. */
+/** Whether drives formatted from now on get the key index (the layout above): the server's SVC_KEY_INDEX. */
 export function setKeyIndexForNewDrives(on: boolean): void {
   forNewDrives = on;
 }
