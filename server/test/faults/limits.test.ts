@@ -8,7 +8,6 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { Agent } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,13 +15,12 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import {
-  CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand, HeadObjectCommand, ListBucketsCommand,
-  S3Client, UploadPartCommand,
+  CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand, ListBucketsCommand,
+  UploadPartCommand, type S3Client,
 } from '@aws-sdk/client-s3';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { buildApiApp } from '../../src/app.js';
-import { openStorage, type Storage } from '../../src/storage/index.js';
-import { ACCESS_KEY, REGION, SECRET_KEY } from '../s3/helpers/harness.js';
+import { ObjectNotFoundError, openStorage, type Storage } from '../../src/storage/index.js';
+import { ACCESS_KEY, REGION, SECRET_KEY, makeClient } from '../s3/helpers/harness.js';
 import { errorCode, rawRequest, signRequest, signedRequest } from '../s3/helpers/raw.js';
 import { rejectsWith } from '../s3/helpers/rejects.js';
 
@@ -49,13 +47,7 @@ before(async () => {
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   port = (app.server.address() as AddressInfo).port;
-  // A connection per request: the server closes connections idle for 1.5 s (LIMITS), and a pooled one reused just as
-  // it does failed a check with "socket hang up" (the tests' clients do not retry); what is checked is the server.
-  s3 = new S3Client({
-    endpoint: `http://127.0.0.1:${port}`, region: REGION, forcePathStyle: true, maxAttempts: 1,
-    credentials: { accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY },
-    requestHandler: new NodeHttpHandler({ httpAgent: new Agent({ keepAlive: false }) }),
-  });
+  s3 = makeClient(`http://127.0.0.1:${port}`);
   await s3.send(new CreateBucketCommand({ Bucket: B }));
 });
 
@@ -116,7 +108,10 @@ test('an upload whose body stalls is disconnected by the idle timeout and stores
   sock.write(`PUT ${target} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`);
   sock.write(Buffer.alloc(1000, 1));
   await closed;
-  await rejectsWith(s3.send(new HeadObjectCommand({ Bucket: B, Key: 'stalled' })), 'NotFound', 404);
+  // Asked of the storage, not over HTTP: the 1.5 s idle limit applies to every connection of this server, and a HEAD
+  // answered slower than that under CI load (twice, both times beside the fault run's cluster, on the key-index
+  // layout) was cut as the stalled upload was ("socket hang up"). What this test is about is that nothing was stored.
+  await assert.rejects(storage.getObjectInfo(B, 'stalled'), ObjectNotFoundError);
   await stillServing();
 });
 
