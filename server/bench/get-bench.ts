@@ -1,10 +1,11 @@
 /**
  * One GET (or PUT) scenario alone, repeated, for A/B comparisons of code (issue 9): `npm run bench:get -- [--size BYTES]
- * [--objects N] [--concurrency C] [--seconds S] [--rounds R] [--cold] [--fresh] [--put]`. Starts the built server
+ * [--objects N] [--concurrency C] [--seconds S] [--rounds R] [--cold] [--fresh] [--put] [--mixed]`. Starts the built server
  * (1 node, 4 drives EC:2; BENCH_DIR puts the drives on a chosen file system), writes N objects of the size, then runs
  * R rounds of C-in-flight GETs over them (S seconds each, or one GET per object per round with --cold, which drops the
  * page cache before each round (needs root), or with --fresh, which writes each round's objects first). With --put a
- * round is S seconds of C-in-flight PUTs of new keys instead. `--processes 2` (GETs only) answers the issue's "use both
+ * round is S seconds of C-in-flight PUTs of new keys instead; with --mixed, C-in-flight GETs over the objects while C
+ * more PUT new keys beside them (GETs' latency under writes: p50 and p99 in the line). `--processes 2` (GETs only) answers the issue's "use both
  * cores if it measures better": once the objects are written, a second server process opens the same drives and the
  * odd rounds spread the clients over both processes, the even rounds use the first alone (two processes writing the
  * same drives are not a supported deployment; for reads they show what sharing the load between processes gives).
@@ -22,6 +23,7 @@ import { LeanS3 } from './lean-client.js';
 import { cpuTimes } from './proc-stats.js';
 import { startSvc } from '../test/helpers/svc-process.js';
 import { checkOptions } from './cli-options.js';
+import { percentile } from './report.js';
 
 checkOptions('bench:get', `Usage: npm run bench:get [-- options]
 One GET (or PUT) scenario alone, repeated, for A/B comparisons (one node, 4 drives EC:2, the built server): writes the
@@ -35,10 +37,11 @@ Options:
   --cold                 one GET per object per round, the page cache dropped first (needs root)
   --fresh                each round writes its own objects first
   --put                  rounds of PUTs of new keys instead of GETs
+  --mixed                rounds of GETs with as many PUTs of new keys in flight beside them (GET p50/p99)
   --processes 1|2        2: a second server process on the same drives takes half the GETs
   -h, --help             this text
 Environment: BENCH_DIR (where the drives go), BENCH_NODE_ARGS (node options for the server), BENCH_KEEP=1 (keep the drives).
-`, { flags: ['--cold', '--fresh', '--put'], values: ['--size', '--objects', '--concurrency', '--seconds', '--rounds', '--processes'] });
+`, { flags: ['--cold', '--fresh', '--put', '--mixed'], values: ['--size', '--objects', '--concurrency', '--seconds', '--rounds', '--processes'] });
 
 function flag(name: string, fallback: number): number {
   const at = process.argv.indexOf(name);
@@ -54,9 +57,14 @@ const cold = process.argv.includes('--cold');
 /** --fresh: each round first writes its own objects (as `npm run bench` reads objects right after writing them). */
 const fresh = process.argv.includes('--fresh');
 const put = process.argv.includes('--put');
+const mixed = process.argv.includes('--mixed');
 const processes = flag('--processes', 1);
 if (processes !== 1 && (processes !== 2 || put || cold || fresh)) {
   process.stderr.write('bench:get: --processes takes 1 or 2, and 2 only for GETs without --put, --cold or --fresh\n');
+  process.exit(2);
+}
+if (mixed && (put || cold || fresh || processes !== 1)) {
+  process.stderr.write('bench:get: --mixed goes without --put, --cold, --fresh and --processes\n');
   process.exit(2);
 }
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
@@ -89,6 +97,11 @@ try {
     const client0 = process.cpuUsage();
     const end = Date.now() + seconds * 1000;
     let ops = 0;
+    let puts = 0;
+    const getMs: number[] = [];
+    const writers = !mixed ? [] : Array.from({ length: concurrency }, async () => {
+      while (Date.now() < end) await lean.put('getbench', `r${round}/p/${puts++}`, body);
+    });
     await Promise.all(Array.from({ length: concurrency }, async (_, w) => {
       const s3 = both && w % 2 === 1 ? leanB : lean;
       if (put) {
@@ -96,18 +109,25 @@ try {
         return;
       }
       while (cold || fresh ? ops < count : Date.now() < end) {
+        const g0 = performance.now();
         const got = await s3.get('getbench', `${prefix}k/${ops++ % count}`);
+        if (mixed) getMs.push(performance.now() - g0);
         if (got !== size) throw new Error(`short read: ${got} of ${size} bytes`);
       }
     }));
+    await Promise.all(writers);
     const s = (performance.now() - t0) / 1000;
     const client = process.cpuUsage(client0);
     const server = serverCpu();
     const perOp = (cpuS: number): number => +((cpuS * 1000) / ops).toFixed(3);
+    getMs.sort((a, b) => a - b);
+    const latency = !mixed ? {} : {
+      getP50Ms: +percentile(getMs, 50).toFixed(2), getP99Ms: +percentile(getMs, 99).toFixed(2), putOpsPerSec: Math.round(puts / s),
+    };
     console.log(JSON.stringify({
-      scenario: `${put ? 'put' : 'get'}-${size}`, round, ...(second === undefined ? {} : { processes: both ? 2 : 1 }), concurrency, ops, opsPerSec: Math.round(ops / s), MiBPerSec: +((ops * size) / 1048576 / s).toFixed(1),
+      scenario: `${put ? 'put' : mixed ? 'mixed' : 'get'}-${size}`, round, ...(second === undefined ? {} : { processes: both ? 2 : 1 }), concurrency, ops, opsPerSec: Math.round(ops / s), MiBPerSec: +((ops * size) / 1048576 / s).toFixed(1),
       serverCpuMsPerOp: perOp(server.user + server.system - server0.user - server0.system), serverKernelMsPerOp: perOp(server.system - server0.system),
-      clientCpuMsPerOp: perOp((client.user + client.system) / 1e6),
+      clientCpuMsPerOp: perOp((client.user + client.system) / 1e6), ...latency,
     }));
   }
 } finally {

@@ -5,6 +5,12 @@ export type BenchLine = Record<string, unknown> & { scenario: string };
 
 const lines: BenchLine[] = [];
 
+/** The p-th percentile of `sorted` (ascending), 0 when empty: the latencies a line reports. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
 /** Prints a JSON line and keeps it for the table. */
 export function emit(line: BenchLine): void {
   lines.push(line);

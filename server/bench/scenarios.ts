@@ -10,7 +10,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import type { LeanS3 } from './lean-client.js';
 import { cpuSeconds, machineTicks, mainThreadSeconds, peakRssMiB, rssMiB, serverMiB, type MemoryMode } from './proc-stats.js';
 import { gcCounter } from './gc-count.js';
-import { emit } from './report.js';
+import { emit, percentile } from './report.js';
 
 /** What every scenario gets. */
 export interface BenchContext {
@@ -32,11 +32,6 @@ export interface BenchContext {
 
 const EMPTY = Buffer.alloc(0);
 const MiB = 1024 * 1024;
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
 
 /** Patterned body without allocating `size` bytes at once. */
 function patternStream(size: number): Readable {
