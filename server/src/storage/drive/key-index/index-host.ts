@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { IndexOp, IndexReply, IndexRequest, OpResult } from './index-protocol.js';
+import { isRead, type IndexOp, type IndexReply, type IndexRequest, type OpResult } from './index-protocol.js';
 
 /**
  * The event loop's side of an index worker (index-worker.ts): the operations asked for in one turn go as one message
@@ -66,15 +66,23 @@ export class IndexHost {
     });
   }
 
+  /**
+   * Sends the turn's operations: its reads in one message, ahead of the rest in another, so that the worker answers
+   * them without waiting for the turn's writes to be synced (index-worker.ts `handle`).
+   */
   #send(): void {
     const batch = this.#queue;
     this.#queue = [];
     const worker = this.#worker ?? this.#start(batch);
-    const rid = ++this.#rid;
-    this.#waiting.set(rid, batch.map((b) => b.waiter));
-    worker.ref();
-    const request: IndexRequest = { rid, ops: batch.map((b) => b.op) };
-    worker.postMessage(request);
+    const reads = batch.filter((b) => isRead(b.op));
+    const writes = reads.length === 0 ? batch : batch.filter((b) => !isRead(b.op));
+    for (const part of [reads, writes]) {
+      if (part.length === 0) continue;
+      const rid = ++this.#rid;
+      this.#waiting.set(rid, part.map((b) => b.waiter));
+      worker.ref();
+      worker.postMessage({ rid, ops: part.map((b) => b.op) } satisfies IndexRequest);
+    }
   }
 
   /** A new worker; the indexes opened before (and not in `batch`) are opened again ahead of it. */

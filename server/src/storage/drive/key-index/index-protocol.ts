@@ -30,3 +30,8 @@ export interface IndexReply {
   rid: number;
   results: OpResult[];
 }
+
+/** Operations that change nothing: sent and answered apart from the writes of their turn (index-worker.ts `handle`). */
+export function isRead(op: IndexOp): boolean {
+  return op.op === 'get' || op.op === 'children' || op.op === 'childStates';
+}

@@ -1,6 +1,6 @@
 import { parentPort, receiveMessageOnPort } from 'node:worker_threads';
 import { DriveIndex, FLUSH_ENTRIES, type PutItem } from './drive-index.js';
-import type { IndexOp, IndexReply, IndexRequest, OpResult } from './index-protocol.js';
+import { isRead, type IndexOp, type IndexReply, type IndexRequest, type OpResult } from './index-protocol.js';
 
 /**
  * The index worker's thread (index-host.ts starts it): it owns the key indexes of the drives its host gave it (one
@@ -26,7 +26,14 @@ function failure(err: unknown): OpResult {
   return { error: { code: typeof e?.code === 'string' ? e.code : 'EIO', message: String(e?.message ?? err), errno: typeof e?.errno === 'number' ? e.errno : undefined } };
 }
 
-/** Applies a drain's requests in order; consecutive puts to a drive are written together. */
+/**
+ * Applies a drain's requests in order; consecutive puts to a drive are written together. A request of reads only
+ * (index-host.ts sends reads apart) is answered as soon as it is applied, before the drain's puts are written and
+ * synced, from what the drive held before them: those puts are not acknowledged yet, so a read may order itself before
+ * them, as a read that arrived a moment earlier would have. Waiting for their `fsync` made a GET's latency that of
+ * other keys' writes (`npm run bench:get -- --mixed`, docs/performance.md, twenty-seventh session). Writes other than
+ * puts (deletes, drops) still see every put before them, and a flush the drain calls for waits until every reply is out.
+ */
 function handle(requests: IndexRequest[]): void {
   for (const ix of indexes.values()) ix.beginTurn();
   const results: OpResult[][] = requests.map((r) => new Array<OpResult>(r.ops.length));
@@ -43,6 +50,12 @@ function handle(requests: IndexRequest[]): void {
       for (const { r, o } of p.slots) results[r]![o] = failure(err);
     }
   };
+  const reply = (r: number): void => {
+    const answers = results[r]!;
+    const transfer = answers.flatMap((x) => ('value' in x ? buffersOf(x.value) : []));
+    parentPort!.postMessage({ rid: requests[r]!.rid, results: answers } satisfies IndexReply, transfer);
+  };
+  const answered = requests.map((req) => req.ops.length > 0 && req.ops.every(isRead));
   requests.forEach((req, r) => {
     req.ops.forEach((op: IndexOp, o) => {
       if (op.op === 'put') {
@@ -56,21 +69,18 @@ function handle(requests: IndexRequest[]): void {
         });
         return;
       }
-      writePending(op.dir);
+      if (!isRead(op)) writePending(op.dir);
       try {
         results[r]![o] = { value: apply(op) };
       } catch (err) {
         results[r]![o] = failure(err);
       }
     });
+    if (answered[r]) reply(r);
   });
   for (const dir of [...pending.keys()]) writePending(dir);
+  requests.forEach((_, r) => { if (!answered[r]) reply(r); });
   for (const ix of indexes.values()) if (ix.tableSize >= FLUSH_ENTRIES) flushOne(ix);
-  requests.forEach((req, r) => {
-    const reply: IndexReply = { rid: req.rid, results: results[r]! };
-    const transfer = results[r]!.flatMap((x) => ('value' in x ? buffersOf(x.value) : []));
-    parentPort!.postMessage(reply, transfer);
-  });
 }
 
 /** The ArrayBuffers of answered records, moved to the caller instead of copied (each record owns its memory). */
