@@ -57,6 +57,15 @@ export async function removeRecord(root: string, bucket: string, key: string): P
   else await rm(join(objectDir(root, bucket, key), META_FILE), { force: true });
 }
 
+/**
+ * Removes a drive's whole root (or a part of it, such as `.svc.sys`) while its storage is open, as a failed or wiped
+ * disk. On the key-index layout the drive's index worker may be writing a flushed run into `.svc.sys/index` at that
+ * moment, which makes one pass of rmdir fail with ENOTEMPTY: retried, as `rm` does with `maxRetries`.
+ */
+export async function removeDriveDir(path: string): Promise<void> {
+  await rm(path, { recursive: true, force: true, maxRetries: 5 });
+}
+
 /** True when the drive at `root` (a drive of this process) holds a record of `key`. */
 export async function hasRecord(root: string, bucket: string, key: string): Promise<boolean> {
   return (await readRecord(root, bucket, key)) !== null;

@@ -11,7 +11,7 @@ import {
 import { ioPoolSaturated, runIoJob, warmIoPool } from './io-pool.js';
 import { LocalDrive } from './local-drive.js';
 import { encodeSegment } from './object-path.js';
-import { pinMetadataFileLayout, usesKeyIndex } from '../../../test/helpers/drive-records.js';
+import { pinMetadataFileLayout, removeDriveDir, usesKeyIndex } from '../../../test/helpers/drive-records.js';
 import { objectDir } from '../../../test/helpers/drive-files.js';
 
 async function fresh(t: { after(fn: () => Promise<void>): void }): Promise<{ root: string; drive: LocalDrive }> {
@@ -42,12 +42,12 @@ function keyDirWith(root: string, dataDirs: readonly string[]): string[] {
 test('a missing root is DiskNotFound, an empty root is Unformatted, for every kind of call', async (t) => {
   const { root, drive } = await fresh(t);
   await drive.makeVolume('b', Buffer.alloc(0));
-  await rm(join(root, '.svc.sys'), { recursive: true });
+  await removeDriveDir(join(root, '.svc.sys'));
   await assert.rejects(drive.readFormat(), UnformattedDiskError);
   await assert.rejects(drive.readMeta('b', 'k'), UnformattedDiskError);
   await assert.rejects(drive.createShardWriter('tmp/x/part.1'), UnformattedDiskError);
   await assert.rejects(drive.renameData('b', 'k', Buffer.from('m'), { srcDataPath: null, dataDir: null }), UnformattedDiskError);
-  await rm(root, { recursive: true });
+  await removeDriveDir(root);
   await assert.rejects(drive.readFormat(), DiskNotFoundError);
   await assert.rejects(drive.listDir('b', ''), DiskNotFoundError);
   await assert.rejects(drive.readMeta('b', 'k'), DiskNotFoundError);
@@ -168,7 +168,7 @@ test('readChildren: metadata and "has deeper keys" of many children in one call;
   assert.deepEqual((await drive.readChildren('b', 'missing/', ['a'], true)).map((c) => c.meta), [null]);
   await assert.rejects(drive.readChildren('b', 'd/', ['x/y'], true), InvalidDrivePathError);
   await assert.rejects(drive.readChildren('b', 'd', ['a'], true), InvalidDrivePathError);
-  await rm(root, { recursive: true });
+  await removeDriveDir(root);
   await assert.rejects(drive.readChildren('b', 'd/', ['a'], true), DiskNotFoundError);
 });
 

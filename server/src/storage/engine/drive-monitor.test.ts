@@ -7,7 +7,7 @@ import { get, pattern, put, testCluster, type TestCluster } from './testing.js';
 import type { Storage } from './open-storage.js';
 import { ErasureSets } from './erasure-sets.js';
 import { FileNotFoundError } from '../drive/index.js';
-import { hasRecord, readRecordOnDisk } from '../../../test/helpers/drive-records.js';
+import { hasRecord, readRecordOnDisk, removeDriveDir } from '../../../test/helpers/drive-records.js';
 
 const SIZES = [10, 4096, 200 * 1024, 2 * 1024 * 1024 + 5];
 
@@ -109,8 +109,8 @@ test('a drive taken offline by one failed call is checked again soon, not at the
 test('two drive roots removed then recreated empty: writes lack quorum meanwhile, then heal completes', async (t) => {
   const { c, st, objects } = await seededCluster(t, 'obj-');
   const [d0, d1] = c.sets[0]!;
-  await rm(d0!, { recursive: true });
-  await rm(d1!, { recursive: true });
+  await removeDriveDir(d0!);
+  await removeDriveDir(d1!);
   await assertIntact(st, objects);
   const h = await st.health();
   assert.deepEqual([h.readable, h.writable, h.onlineDrives], [true, false, 2]);

@@ -4,7 +4,7 @@ import { access, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promise
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { hasRecord, mustReadRecord, readRecord, removeRecord, usesKeyIndex } from '../../../test/helpers/drive-records.js';
+import { hasRecord, mustReadRecord, readRecord, removeDriveDir, removeRecord, usesKeyIndex } from '../../../test/helpers/drive-records.js';
 import { decodeObjectRecord, isDeleteMarker } from '../format/index.js';
 import { openStorage } from './open-storage.js';
 import type { Storage } from './open-storage.js';
@@ -306,7 +306,7 @@ test('a set below read quorum is counted as an error and logged, not thrown', as
   const warnings: string[] = [];
   const st = await c.open({ scanner: false, logger: { info() {}, warn: (m) => warnings.push(m), error() {} } });
   await seed(st);
-  for (const root of c.sets[0]!.slice(1)) await rm(root, { recursive: true });
+  for (const root of c.sets[0]!.slice(1)) await removeDriveDir(root);
   const res = await st.runScanCycle({ sampleEvery: 1 });
   assert.deepEqual(res, { cycle: 1, setsScanned: 1, objectsScanned: 0, healsQueued: 0, errors: 1, completed: true });
   assert.equal(st.healStatus().scanner.errors, 1);
