@@ -12,6 +12,8 @@
  * every other user stays correct by doing nothing.
  */
 
+import { pageAlignedArrayBuffer } from './direct-align.js';
+
 const KiB = 1024;
 
 /** Capacities are rounded up to this step, so that the short last chunk of an object shares a class with others. */
@@ -53,7 +55,9 @@ export class BufferPool {
     const capacity = Math.ceil(length / CLASS_STEP) * CLASS_STEP;
     let ab = this.#free.get(capacity)?.pop();
     if (ab === undefined) {
-      ab = new ArrayBuffer(capacity);
+      // Page-aligned: shard reads go into these with O_DIRECT (direct-read.ts), at a third of the speed from memory
+      // that is aligned to the logical block only (direct-align.ts).
+      ab = pageAlignedArrayBuffer(capacity);
       this.#owned.set(ab, { capacity, out: true });
     } else {
       this.#freeBytes -= capacity;
