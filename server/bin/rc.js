@@ -1,3 +1,5 @@
 #!/usr/bin/env node
-import { runRc } from '../dist/src/cli/index.js';
-process.exitCode = await runRc(process.argv);
+// CommonJS, as svc.js (server/bin/package.json).
+import('../dist/src/cli/index.js')
+  .then(({ runRc }) => runRc(process.argv))
+  .then((code) => { process.exitCode = code; });

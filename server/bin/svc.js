@@ -10,7 +10,11 @@
 // Drive I/O (fsync, rename, open) runs on libuv's thread pool; the default of 4 threads caps small-object PUTs.
 // 64: 16 PUTs in flight on 4 drives are 64 synced writes, and the file system commits concurrent syncs together
 // (4 KiB PUTs at 16 in flight measured ~1.5x faster than with 16 threads; issue 9).
-// It must be sized before the first fs call creates the pool, hence here, before anything is imported.
+// It must be sized before the first fs call creates the pool, hence here, before anything is imported, and this file
+// is CommonJS (server/bin/package.json): node reads a CommonJS entry synchronously, but an ES module entry through its
+// loader's asynchronous reads, which start the pool at its default size before the entry's first line runs (an ES
+// module entry here ran with 4 threads, whatever it assigned; docs/performance.md, twenty-eighth session).
 process.env.UV_THREADPOOL_SIZE ??= '64';
-const { runSvc } = await import('../dist/src/main.js');
-process.exit(await runSvc(process.argv));
+import('../dist/src/main.js')
+  .then(({ runSvc }) => runSvc(process.argv))
+  .then((code) => process.exit(code));

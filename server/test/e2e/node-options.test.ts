@@ -4,11 +4,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { run } from '../helpers/run.js';
-import { BUILT_SVC, SVC_NODE_OPTIONS } from '../helpers/svc-process.js';
+import { BUILT_SVC, SVC_NODE_OPTIONS, startSvc } from '../helpers/svc-process.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
@@ -28,4 +28,26 @@ test('svc.js runs as a command: node accepts the options of its first line', asy
   const r = await run(BUILT_SVC, ['--version'], { timeoutMs: 60_000 });
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^\d+\.\d+\.\d+/);
+});
+
+/** Threads of the process `pid` (Linux). */
+function threads(pid: number): number {
+  return readdirSync(`/proc/${pid}/task`).length;
+}
+
+test('svc started as users start it runs 64 libuv threads for its drive I/O, or as many as UV_THREADPOOL_SIZE says', async (t) => {
+  // Not the suite's 16 (svc-process.ts): the variable unset, as in a user's shell; then set to 4.
+  const own = await startSvc({ drives: 1, built: true, env: { UV_THREADPOOL_SIZE: undefined } });
+  t.after(() => own.cleanup());
+  const four = await startSvc({ drives: 1, built: true, env: { UV_THREADPOOL_SIZE: '4' } });
+  t.after(() => four.cleanup());
+  try {
+    // The pool starts whole at its first use; both servers formatted their drive before listening.
+    const a = threads(own.proc.pid!);
+    const b = threads(four.proc.pid!);
+    assert.ok(a - b >= 56, `${a} threads with the default, ${b} with UV_THREADPOOL_SIZE=4: 60 more expected`);
+  } finally {
+    await own.stop();
+    await four.stop();
+  }
 });

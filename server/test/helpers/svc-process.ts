@@ -44,7 +44,8 @@ export interface StartOptions {
   drives?: number;
   /** Reuse an existing directory (restart after a crash). */
   dir?: string;
-  env?: Record<string, string>;
+  /** Added to the server's environment; a variable set to undefined is removed from it. */
+  env?: Record<string, string | undefined>;
   credentials?: { accessKey: string; secretKey: string };
   consoleEnabled?: boolean;
   extraArgs?: string[];
