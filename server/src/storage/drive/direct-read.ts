@@ -15,8 +15,9 @@ import { ALIGN, isEinval, probeAlignment } from './direct-align.js';
  * setting `DMA=read+write`; by default it reads through the page cache.)
  *
  * O_DIRECT needs the memory address, file offset and length aligned to the device's logical block: a read is widened
- * to ALIGN boundaries into a pooled buffer (buffer-pool.ts) with ALIGN bytes of slack, whose aligned offset is found
- * once per buffer by probing (the kernel refuses a misaligned O_DIRECT read with EINVAL before any I/O), and the
+ * to ALIGN boundaries into a pooled buffer (buffer-pool.ts: page-aligned, direct-align.ts) with ALIGN bytes of slack,
+ * read from its start, or, should the kernel refuse that (EINVAL, before any I/O), from an aligned offset found once
+ * per buffer by probing, and the
  * caller gets a view of the bytes it asked for. Reads under DIRECT_MIN stay buffered: small ranges are cheap through
  * the page cache, and small buffers are not pooled. A file system that refuses O_DIRECT (tmpfs, some FUSE) keeps
  * buffered reads for its drive.
@@ -55,6 +56,15 @@ export async function readDirect(fh: FileHandle, drive: string, offset: number, 
   const span = end - start;
   const buf = readBuffers.take(span + ALIGN);
   let at = aligned.get(buf.buffer);
+  // Pooled buffers are page-aligned (buffer-pool.ts): a buffer not read into yet is tried from its start, and probed
+  // only if the kernel refuses that. The probe's synchronous read waited for the disk on the event loop.
+  if (at === undefined && buf.byteOffset === 0) {
+    const first = await readSpan(fh, buf, 0, span, start);
+    if (first !== null) {
+      aligned.set(buf.buffer, 0);
+      return finish(buf, 0, first, start, offset, length);
+    }
+  }
   if (at === undefined) {
     // A read of ALIGN bytes at file offset 0 (the file is at least DIRECT_MIN long).
     const found = probeAlignment((off) => readSync(fh.fd, buf, off, ALIGN, 0));
@@ -67,6 +77,17 @@ export async function readDirect(fh: FileHandle, drive: string, offset: number, 
     aligned.set(buf.buffer, at);
   }
   const base = at - buf.byteOffset;
+  const done = await readSpan(fh, buf, base, span, start);
+  if (done === null) {
+    // Probed against a device with a smaller logical block than this one's: probed again at its next use here.
+    aligned.delete(buf.buffer);
+    return null;
+  }
+  return finish(buf, base, done, start, offset, length);
+}
+
+/** Reads up to `span` bytes at file offset `start` into `buf` from `base`: the bytes read, or null on EINVAL. */
+async function readSpan(fh: FileHandle, buf: Buffer, base: number, span: number, start: number): Promise<number | null> {
   let done = 0;
   try {
     while (done < span) {
@@ -77,10 +98,13 @@ export async function readDirect(fh: FileHandle, drive: string, offset: number, 
     }
   } catch (err) {
     if (!isEinval(err)) throw err;
-    // Probed against a device with a smaller logical block than this one's: probed again at its next use here.
-    aligned.delete(buf.buffer);
     return null;
   }
+  return done;
+}
+
+/** The caller's bytes of a span read at `base` of `buf`, or 'short' when the file ended first. */
+function finish(buf: Buffer, base: number, done: number, start: number, offset: number, length: number): Buffer | 'short' {
   if (start + done < offset + length) return 'short';
   const from = base + (offset - start);
   return buf.subarray(from, from + length);

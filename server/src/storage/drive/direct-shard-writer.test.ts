@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openShardWriter } from './direct-shard-writer.js';
+import { openShardWriter, setStageMemoryForTests } from './direct-shard-writer.js';
+import { pageAlignedArrayBuffer } from './direct-align.js';
 
 const map = async (err: unknown): Promise<Error> => (err instanceof Error ? err : new Error(String(err)));
 
@@ -52,4 +53,17 @@ test('writers of one drive run side by side, reuse pooled stages, and abort leav
   } finally {
     await rm(dir, { recursive: true, force: true, maxRetries: 5 });
   }
+});
+
+test('stages in memory the kernel refuses at offset 0 are probed, and the file still holds exactly the appended bytes', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-direct-'));
+  t.after(() => rm(dir, { recursive: true, force: true, maxRetries: 5 }));
+  // 8 bytes past a page boundary: aligned to no logical block, so the first direct write fails with EINVAL.
+  setStageMemoryForTests((bytes) => Buffer.from(pageAlignedArrayBuffer(bytes + 4096), 8, bytes));
+  t.after(() => setStageMemoryForTests(undefined));
+  const parts = [pattern(32, 1), pattern(1_500_000, 2), pattern(700_001, 3)];
+  const w = await openShardWriter(join(dir, 'part.1'), dir, map);
+  await w.write(parts);
+  await w.close();
+  assert.deepEqual(await readFile(join(dir, 'part.1')), Buffer.concat(parts));
 });
