@@ -21,7 +21,7 @@ import { peakRssMiB, rssAnonMiB, rssFileMiB, rssMiB, serverMiB } from './proc-st
 import { emit, markdownTable } from './report.js';
 import { huge, largeObjects, list10k, multipart, smallObjects, type BenchContext } from './scenarios.js';
 import { ceiling, external, fourNodes, singleNode, type Target } from './targets.js';
-import { checkOptions } from './cli-options.js';
+import { checkLayoutEnv, checkOptions } from './cli-options.js';
 
 const MiB = 1024 * 1024;
 const GROUPS = ['small', '1MiB', '64MiB', 'multipart', 'list'];
@@ -43,6 +43,7 @@ Environment: BENCH_DRIVES (default 4), BENCH_SECONDS (default 5), BENCH_DIR (whe
 (node options for each server process), BENCH_ACCESS_KEY / BENCH_SECRET_KEY (for --endpoint).
 `;
 checkOptions('bench', USAGE, { flags: ['--cluster', '--ceiling', '--quick', '--large'], values: ['--only', '--endpoint', '--access-key', '--secret-key', '--pid'] });
+checkLayoutEnv('bench');
 
 function flag(name: string): string | undefined {
   const at = process.argv.indexOf(name);

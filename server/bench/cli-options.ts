@@ -4,6 +4,8 @@
  * many is one line on stderr and exit code 2 — before anything is started. Before, every bench command ignored what it
  * did not know: `npm run bench -- --help` started a four-minute run, and `--only smal` measured nothing, silently.
  */
+import { parseBool } from '../src/config/load.js';
+import type { ConfigError } from '../src/config/config-error.js';
 
 /** What a command accepts. */
 export interface OptionSpec {
@@ -63,4 +65,18 @@ export function checkOptions(command: string, usage: string, spec: OptionSpec, a
 export function optionValue(name: string, fallback: string, argv: readonly string[] = process.argv): string {
   const at = argv.indexOf(name);
   return at >= 0 ? argv[at + 1]! : fallback;
+}
+
+/**
+ * Refuses an SVC_KEY_INDEX the server would refuse (the drive layout of the servers a bench starts), with the same one
+ * line and exit code 2 as a bad option, before anything starts: else the server exited at start and the bench printed a
+ * stack with the server's output.
+ */
+export function checkLayoutEnv(command: string, env: NodeJS.ProcessEnv = process.env): void {
+  try {
+    parseBool(env.SVC_KEY_INDEX, 'SVC_KEY_INDEX', true);
+  } catch (err) {
+    process.stderr.write(`${command}: ${(err as ConfigError).message} (${(err as ConfigError).hint})\n`);
+    process.exit(2);
+  }
 }

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { LeanS3 } from './lean-client.js';
 import { cpuTimes } from './proc-stats.js';
 import { startSvc } from '../test/helpers/svc-process.js';
-import { checkOptions } from './cli-options.js';
+import { checkLayoutEnv, checkOptions } from './cli-options.js';
 import { percentile } from './report.js';
 
 checkOptions('bench:get', `Usage: npm run bench:get [-- options]
@@ -42,6 +42,7 @@ Options:
   -h, --help             this text
 Environment: BENCH_DIR (where the drives go), BENCH_NODE_ARGS (node options for the server), BENCH_KEEP=1 (keep the drives).
 `, { flags: ['--cold', '--fresh', '--put', '--mixed'], values: ['--size', '--objects', '--concurrency', '--seconds', '--rounds', '--processes'] });
+checkLayoutEnv('bench:get');
 
 function flag(name: string, fallback: number): number {
   const at = process.argv.indexOf(name);
@@ -99,9 +100,13 @@ try {
     let ops = 0;
     let puts = 0;
     const getMs: number[] = [];
+    let stopped = false;
     const writers = !mixed ? [] : Array.from({ length: concurrency }, async () => {
-      while (Date.now() < end) await lean.put('getbench', `r${round}/p/${puts++}`, body);
+      while (!stopped && Date.now() < end) await lean.put('getbench', `r${round}/p/${puts++}`, body);
     });
+    // A failed GET ends the round: the writers stop at their next PUT, and a writer's own failure is reported by the
+    // Promise.all below instead of as an unhandled rejection.
+    for (const w of writers) w.catch(() => undefined);
     await Promise.all(Array.from({ length: concurrency }, async (_, w) => {
       const s3 = both && w % 2 === 1 ? leanB : lean;
       if (put) {
@@ -114,7 +119,7 @@ try {
         if (mixed) getMs.push(performance.now() - g0);
         if (got !== size) throw new Error(`short read: ${got} of ${size} bytes`);
       }
-    }));
+    })).finally(() => { stopped = true; });
     await Promise.all(writers);
     const s = (performance.now() - t0) / 1000;
     const client = process.cpuUsage(client0);

@@ -38,9 +38,9 @@ const SCRIPTS: [string, string][] = [
   ['list-bench', 'list-bench.ts'], ['soak', 'soak.ts'],
 ];
 
-function run(script: string, args: string[]): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } {
+function run(script: string, args: string[], env: NodeJS.ProcessEnv = process.env): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } {
   const path = fileURLToPath(new URL(`../../bench/${script}`, import.meta.url));
-  return spawnSync(process.execPath, ['--import', 'tsx', path, ...args], { encoding: 'utf8', timeout: 60_000 }) as never;
+  return spawnSync(process.execPath, ['--import', 'tsx', path, ...args], { encoding: 'utf8', timeout: 60_000, env }) as never;
 }
 
 for (const [command, script] of SCRIPTS) {
@@ -64,4 +64,13 @@ test('bench --only with a group it does not have: exit 2, the groups it has', ()
   const r = run('bench.ts', ['--only', 'small,smal']);
   assert.equal(r.status, 2, r.stderr);
   assert.equal(r.stderr, 'bench: --only takes small, 1MiB, 64MiB, multipart, list (comma-separated), not "smal"\n');
+});
+
+test('bench and bench:get with an SVC_KEY_INDEX the server would refuse: exit 2, one line, no server started', () => {
+  for (const [command, script, args] of [['bench', 'bench.ts', ['--only', 'list']], ['bench:get', 'get-bench.ts', []]] as const) {
+    const r = run(script, [...args], { ...process.env, SVC_KEY_INDEX: 'maybe' });
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, `${command}: SVC_KEY_INDEX="maybe" is not a boolean (expected true or false)\n`);
+  }
 });
