@@ -2,14 +2,16 @@
 // those whose tests can meet a drive's records. A file qualifies when its relative imports reach the drive
 // (storage/drive/local-drive.ts, in this process) or the helper that spawns a server (test/helpers/svc-process.ts);
 // unit tests of parsers, signatures, policies and formats never do, and run once. Of the files that reach a drive,
-// these test only what is decided before storage, so the layout cannot change their outcome:
+// these run once too: what they test the layout cannot change, and the server paths they pass through are the ones
+// the S3, admin and end-to-end tests exercise on both layouts:
 // - server/test/fuzz/: the XML, header, policy and SigV4 parsers fed random input (no request reaches a bucket);
-// - rc alias (validation of an alias by one signed call) and rc progress (the bar drawn on a terminal).
+// - server/test/rc/: the rc command (aliases, output, progress bars, transfers), a client of the S3 and admin APIs;
+// - server/test/console/: the web console's pages in a browser, likewise a client of those APIs.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const DRIVE = [/server\/src\/storage\/drive\/local-drive\.ts$/, /server\/test\/helpers\/svc-process\.ts$/];
-const BEFORE_STORAGE = ['server/test/fuzz/', 'server/test/rc/alias.test.ts', 'server/test/rc/progress-tty.test.ts'];
+const CLIENT_SIDE = ['server/test/fuzz/', 'server/test/rc/', 'server/test/console/'];
 
 /** The TypeScript files `file` imports by relative path (`./x.js` is `./x.ts`, a folder is its index.ts). */
 function imports(file) {
@@ -38,5 +40,5 @@ function reachesDrive(file) {
 
 /** The files of `files` (paths relative to the project root) the metadata-file pass runs. */
 export function layoutTests(files) {
-  return files.filter((f) => !BEFORE_STORAGE.some((b) => relative('.', f).startsWith(b)) && reachesDrive(f));
+  return files.filter((f) => !CLIENT_SIDE.some((c) => relative('.', f).startsWith(c)) && reachesDrive(f));
 }

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { layoutTests } from '../../../scripts/layout-tests.mjs';
 
-test('the metadata-file pass keeps tests that reach a drive or a spawned server, and drops parser-only ones', () => {
+test('the metadata-file pass keeps tests that reach a drive or a spawned server, and drops parser-only and client-side ones', () => {
   const reach = [
     'server/src/storage/engine/scanner.test.ts', // opens storage in-process
     'server/src/storage/drive/local-drive.test.ts',
@@ -14,7 +14,8 @@ test('the metadata-file pass keeps tests that reach a drive or a spawned server,
     'server/src/auth/sigv4/canonical-request.test.ts', // imports nothing that reaches a drive
     'server/src/http/s3/xml/requests.test.ts',
     'server/test/fuzz/xml-bodies.test.ts', // reaches one, but its inputs never pass the parsers
-    'server/test/rc/alias.test.ts',
+    'server/test/rc/alias.test.ts', // a client of the S3 API (server/test/s3 runs twice)
+    'server/test/console/console.test.ts',
   ];
   assert.deepEqual(layoutTests([...reach, ...once]), reach);
 });
