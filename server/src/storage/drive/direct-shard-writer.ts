@@ -28,9 +28,10 @@ import { LocalShardWriter } from './local-shard-io.js';
 /** Bytes per direct write. */
 const STAGE = 1 << 20;
 /**
- * Free stages kept for reuse, over all drives (1 MiB each). A new stage costs a probe (synchronous writes on the
- * event loop, one of them to disk); 4 large PUTs in flight on 4 drives hold 32-48 stages, and with 16 kept most stages
- * were new: probes took ~12 ms of the event loop per 64 MiB PUT, ~3 ms with 40 kept (docs/performance.md).
+ * Free stages kept for reuse, over all drives (1 MiB each). A new stage costs an allocation and the page faults of its
+ * first fill (and cost a probe before stages were allocated page-aligned: with 16 kept most stages were new, and
+ * probes took ~12 ms of the event loop per 64 MiB PUT, ~3 ms with 40; docs/performance.md); 4 large PUTs in flight on
+ * 4 drives hold 32-48 stages.
  */
 const POOL_MAX = 40;
 /**
