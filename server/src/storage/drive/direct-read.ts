@@ -17,10 +17,9 @@ import { ALIGN, isEinval, probeAlignment } from './direct-align.js';
  * O_DIRECT needs the memory address, file offset and length aligned to the device's logical block: a read is widened
  * to ALIGN boundaries into a pooled buffer (buffer-pool.ts: page-aligned, direct-align.ts) with ALIGN bytes of slack,
  * read from its start, or, should the kernel refuse that (EINVAL, before any I/O), from an aligned offset found once
- * per buffer by probing, and the
- * caller gets a view of the bytes it asked for. Reads under DIRECT_MIN stay buffered: small ranges are cheap through
- * the page cache, and small buffers are not pooled. A file system that refuses O_DIRECT (tmpfs, some FUSE) keeps
- * buffered reads for its drive.
+ * per buffer by probing, and the caller gets a view of the bytes it asked for. Reads under DIRECT_MIN stay buffered:
+ * small ranges are cheap through the page cache, and small buffers are not pooled. A file system that refuses O_DIRECT
+ * (tmpfs, some FUSE) keeps buffered reads for its drive.
  */
 
 /** Reads at least this long go direct (an erasure block's chunk is ~BLOCK_SIZE / K: 256 KiB and more). */
