@@ -38,10 +38,16 @@ export class BufferPool {
   readonly #free = new Map<number, ArrayBufferLike[]>();
   readonly #owned = new WeakMap<ArrayBufferLike, Lent>();
   readonly #freeBytesMax: number;
+  readonly #pageAligned: boolean;
   #freeBytes = 0;
 
-  constructor(freeBytesMax = FREE_BYTES_MAX) {
+  /**
+   * `pageAligned`: buffers that O_DIRECT reads go into (direct-read.ts), allocated page-aligned (direct-align.ts: a third
+   * of the speed from memory aligned to the logical block only); other pools take ordinary memory.
+   */
+  constructor(freeBytesMax = FREE_BYTES_MAX, opts: { pageAligned?: boolean } = {}) {
     this.#freeBytesMax = freeBytesMax;
+    this.#pageAligned = opts.pageAligned === true;
   }
 
   /** Bytes of capacity held for reuse now. */
@@ -55,9 +61,7 @@ export class BufferPool {
     const capacity = Math.ceil(length / CLASS_STEP) * CLASS_STEP;
     let ab = this.#free.get(capacity)?.pop();
     if (ab === undefined) {
-      // Page-aligned: shard reads go into these with O_DIRECT (direct-read.ts), at a third of the speed from memory
-      // that is aligned to the logical block only (direct-align.ts).
-      ab = pageAlignedArrayBuffer(capacity);
+      ab = this.#pageAligned ? pageAlignedArrayBuffer(capacity) : new ArrayBuffer(capacity);
       this.#owned.set(ab, { capacity, out: true });
     } else {
       this.#freeBytes -= capacity;
@@ -88,4 +92,4 @@ export class BufferPool {
 }
 
 /** The process's pool for shard reads. */
-export const readBuffers = new BufferPool();
+export const readBuffers = new BufferPool(FREE_BYTES_MAX, { pageAligned: true });

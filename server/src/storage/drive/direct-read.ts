@@ -55,7 +55,7 @@ export async function readDirect(fh: FileHandle, drive: string, offset: number, 
   const span = end - start;
   const buf = readBuffers.take(span + ALIGN);
   let at = aligned.get(buf.buffer);
-  // Pooled buffers are page-aligned (buffer-pool.ts): a buffer not read into yet is tried from its start, and probed
+  // readBuffers are page-aligned (buffer-pool.ts): a buffer not read into yet is tried from its start, and probed
   // only if the kernel refuses that. The probe's synchronous read waited for the disk on the event loop.
   if (at === undefined && buf.byteOffset === 0) {
     const first = await readSpan(fh, buf, 0, span, start);
