@@ -40,8 +40,9 @@ cleanup() {
 trap cleanup EXIT
 node scripts/run-tests.mjs "$@"
 # The server's tests again on drives with a metadata file per key (scripts/run-tests.mjs), the layout drives formatted
-# before the key index became the default keep: both layouts a drive may have are held to the same suite. Tests that
-# never meet a drive's records (unit tests of parsers and formats, fuzzing: scripts/layout-tests.mjs) run once.
+# before the key index became the default keep: both layouts a drive may have are held to the same suite. Tests whose
+# outcome the layout cannot change (unit tests of parsers and formats, the fuzzers, the rc and console clients:
+# scripts/layout-tests.mjs) run once.
 # Filters given to this script apply to both passes.
 [ "$#" -gt 0 ] || set -- server/
 SVC_KEY_INDEX=0 node scripts/run-tests.mjs --layout-pass "$@"
