@@ -1,7 +1,7 @@
 /**
  * Issue 9, point 2: "every object durable (fsync'd on write quorum before the 200)", shown end to end. The real server
  * runs on four drives of a journal-less ext4 file system on a loop device (test/helpers/power-cut.ts); right after
- * the AWS SDK got its answers the power is cut (the device's bytes copied while the server still runs), and a new
+ * the AWS SDK got its answers the power is cut (the device's bytes copied while the server is stopped), and a new
  * server started on the copy must serve every object it acknowledged, byte for byte.
  */
 import { test } from 'node:test';
@@ -52,7 +52,7 @@ test('power cut: a new server on what reached the disk serves every object the f
     Bucket: BUCKET, Key: 'multipart', UploadId, MultipartUpload: { Parts: etags.map((ETag, i) => ({ ETag, PartNumber: i + 1 })) },
   }));
   objects.set('multipart', Buffer.concat(parts));
-  const cutLarge = await powerCut(t, disk);
+  const cutLarge = await powerCut(t, disk, first.proc);
   const large = new Map(objects);
 
   // Small objects: stored inline, made durable by the drives' commit logs.
@@ -61,7 +61,7 @@ test('power cut: a new server on what reached the disk serves every object the f
     await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: `small/${i}`, Body: body }));
     objects.set(`small/${i}`, body);
   }
-  const cutSmall = await powerCut(t, disk);
+  const cutSmall = await powerCut(t, disk, first.proc);
 
   await first.kill9();
   for (const [cut, expected] of [[cutLarge, large], [cutSmall, objects]] as [Disk, Map<string, Buffer>][]) {
