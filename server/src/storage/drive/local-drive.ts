@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { constants } from 'node:fs';
 import { access, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, statfs, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ChildState, DirScan, DiskInfo, Drive, ReadMetaOptions, RenameDataOptions, ShardReader, ShardWriter, VolumeEntry } from './drive.js';
 import { metaCache, nextTurn } from './meta-cache.js';
 import { commitLogFor, type CommitLog, type LogRecord } from './commit-log.js';
 import { newNameDirs, syncDirs } from './dir-sync.js';
-import { openShardWriter } from './direct-shard-writer.js';
 import { InlineCommits } from './inline-commits.js';
 import { INDEX_DIR, IndexedObjects, keyIndexWanted } from './indexed-objects.js';
 import { DriveLayout, FORMAT_FILE, SYS_AREAS, TRASH_DIR, errno } from './drive-layout.js';
 import { ioPoolSaturated, runIoJob, warmIoPool } from './io-pool.js';
 import { COMMIT_EXISTED, COMMIT_NO_VOLUME, DRIVE_MISSING, DRIVE_UNFORMATTED } from './io-worker-source.js';
 import { LocalShardReader, readSmallFile } from './local-shard-io.js';
+import { SysArea, atomicWrite } from './sys-area.js';
 import { listDir, readChildren, scanDir } from './local-listing.js';
 import { listIndexed, readChildrenIndexed, scanIndexed } from './indexed-listing.js';
 import {
@@ -33,6 +32,8 @@ export class LocalDrive implements Drive {
   readonly isLocal = true;
   /** Where things are on this drive, and its error mapping. */
   readonly #l: DriveLayout;
+  /** `.svc.sys`: uploads' temp data, multipart records (sys-area.ts). */
+  readonly #sys: SysArea;
   /** Inline commits are durable through it (commit-log.ts); one per root in the process. */
   readonly #log: CommitLog;
   #inline = new InlineCommits();
@@ -44,6 +45,7 @@ export class LocalDrive implements Drive {
   constructor(root: string) {
     this.endpoint = root;
     this.#l = new DriveLayout(root);
+    this.#sys = new SysArea(this.#l);
     this.#log = commitLogFor(root, this.#l.sys, (r) => this.#replay(r));
   }
 
@@ -98,7 +100,7 @@ export class LocalDrive implements Drive {
     try {
       for (const area of SYS_AREAS) await mkdir(join(this.#l.sys, area), { recursive: true });
       if (keyIndexWanted()) await mkdir(join(this.#l.sys, INDEX_DIR), { recursive: true });
-      await this.#atomicWrite(join(this.#l.sys, FORMAT_FILE), data);
+      await atomicWrite(this.#l.tmp, join(this.#l.sys, FORMAT_FILE), data);
       // A format lost in a power cut would make the drive look blank (dir-sync.ts).
       await syncDirs([this.#l.root, this.#l.sys, ...SYS_AREAS.map((a) => join(this.#l.sys, a))]);
     } catch (err) {
@@ -147,24 +149,6 @@ export class LocalDrive implements Drive {
     }
   }
 
-  /** Writes `data` to a fresh temp file, fsyncs it, and renames it over `dst`. */
-  async #atomicWrite(dst: string, data: Uint8Array): Promise<void> {
-    const tmp = join(this.#l.tmp, `${randomUUID()}.part`);
-    // O_DSYNC: the write returns once the data is on stable storage (one call instead of write + fdatasync).
-    const fh = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_DSYNC);
-    try {
-      await fh.writeFile(data);
-    } finally {
-      await fh.close();
-    }
-    try {
-      await rename(tmp, dst);
-    } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
-    }
-  }
-
   async makeVolume(volume: string, meta: Buffer): Promise<void> {
     const dir = this.#l.volumeDir(volume);
     try {
@@ -175,7 +159,7 @@ export class LocalDrive implements Drive {
       throw await this.#l.mapError(err, volume);
     }
     try {
-      await this.#atomicWrite(join(dir, VOLUME_META_FILE), meta);
+      await atomicWrite(this.#l.tmp, join(dir, VOLUME_META_FILE), meta);
       await syncDirs([dir, this.#l.root]);
     } catch (err) {
       throw await this.#l.mapError(err, volume);
@@ -203,7 +187,7 @@ export class LocalDrive implements Drive {
     const dir = this.#l.volumeDir(volume);
     try {
       if (!(await stat(dir)).isDirectory()) throw new VolumeNotFoundError(this.endpoint, volume);
-      await this.#atomicWrite(join(dir, VOLUME_META_FILE), meta);
+      await atomicWrite(this.#l.tmp, join(dir, VOLUME_META_FILE), meta);
       await syncDirs([dir]);
     } catch (err) {
       if (err instanceof VolumeNotFoundError) throw err;
@@ -253,92 +237,28 @@ export class LocalDrive implements Drive {
     await rm(trash, { recursive: true, force: true });
   }
 
-  async createShardWriter(sysPath: string): Promise<ShardWriter> {
-    const path = this.#l.sysPath(sysPath);
-    try {
-      await this.#mkdirUnderSys(dirname(path));
-      return await openShardWriter(path, this.#l.root, (err) => this.#l.mapError(err, sysPath));
-    } catch (err) {
-      throw await this.#l.mapError(err, sysPath);
-    }
+  createShardWriter(sysPath: string): Promise<ShardWriter> {
+    return this.#sys.createShardWriter(sysPath);
   }
 
-  /**
-   * mkdir -p below an existing `.svc.sys/<area>` directory; never recreates the system area itself. Returns the first
-   * directory created, as mkdir -p does.
-   */
-  async #mkdirUnderSys(dir: string): Promise<string | undefined> {
-    const rel = dir.slice(this.#l.sys.length + 1).split('/');
-    if (rel.length <= 1) return undefined;
-    if (rel.length === 2) {
-      // One level below the area (a PUT's temp data directory): a plain mkdir fails with ENOENT when the area is gone
-      // (a wiped drive), as the check below would, in one call instead of two (each a thread-pool round trip).
-      try {
-        await mkdir(dir);
-        return dir;
-      } catch (err) {
-        if (errno(err) === 'EEXIST') return undefined;
-        throw err;
-      }
-    }
-    await access(join(this.#l.sys, rel[0] ?? ''));
-    return mkdir(dir, { recursive: true });
+  writeSysFile(sysPath: string, data: Uint8Array): Promise<void> {
+    return this.#sys.writeFile(sysPath, data);
   }
 
-  async writeSysFile(sysPath: string, data: Uint8Array): Promise<void> {
-    const path = this.#l.sysPath(sysPath);
-    try {
-      const created = await this.#mkdirUnderSys(dirname(path));
-      await this.#atomicWrite(path, data);
-      // Multipart uploads' records: an UploadPart answered 200 must survive a power cut (dir-sync.ts).
-      await syncDirs(newNameDirs(dirname(path), created));
-    } catch (err) {
-      throw await this.#l.mapError(err, sysPath);
-    }
+  readSysFile(sysPath: string): Promise<Buffer> {
+    return this.#sys.readFile(sysPath);
   }
 
-  async readSysFile(sysPath: string): Promise<Buffer> {
-    try {
-      return await readFile(this.#l.sysPath(sysPath));
-    } catch (err) {
-      throw await this.#l.mapError(err, sysPath);
-    }
+  listSysDir(sysPath: string): Promise<string[]> {
+    return this.#sys.list(sysPath);
   }
 
-  async listSysDir(sysPath: string): Promise<string[]> {
-    try {
-      return await readdir(this.#l.sysPath(sysPath));
-    } catch (err) {
-      const mapped = await this.#l.mapError(err, sysPath);
-      if (mapped instanceof FileNotFoundError) return [];
-      throw mapped;
-    }
+  renameSys(srcSysPath: string, dstSysPath: string): Promise<void> {
+    return this.#sys.rename(srcSysPath, dstSysPath);
   }
 
-  async renameSys(srcSysPath: string, dstSysPath: string): Promise<void> {
-    const src = this.#l.sysPath(srcSysPath);
-    const dst = this.#l.sysPath(dstSysPath);
-    try {
-      const created = await this.#mkdirUnderSys(dirname(dst));
-      await rename(src, dst);
-      await syncDirs([...newNameDirs(dirname(dst), created), dirname(src)]);
-    } catch (err) {
-      throw await this.#l.mapError(err, srcSysPath);
-    }
-  }
-
-  async deleteSysPath(sysPath: string): Promise<void> {
-    const path = this.#l.sysPath(sysPath);
-    try {
-      const removed = await stat(path).then(() => true, () => false);
-      await rm(path, { recursive: true, force: true });
-      // The removal made durable: on ext4 without a journal a removed directory's inode is soon another directory's
-      // (a key's, synced), and after a power cut e2fsck found both names on it and cleared the key's (a multipart
-      // object lost: power-cut.test.ts with the key-index layout, whose commits allocate no file between the two).
-      if (removed) await syncDirs([dirname(path)]);
-    } catch (err) {
-      throw await this.#l.mapError(err, sysPath);
-    }
+  deleteSysPath(sysPath: string): Promise<void> {
+    return this.#sys.delete(sysPath);
   }
 
   async renameData(volume: string, key: string, meta: Uint8Array, opts: RenameDataOptions): Promise<Buffer | null> {
@@ -418,7 +338,7 @@ export class LocalDrive implements Drive {
       : null;
     let trashed = false;
     const moved: string[] = [];
-    for (const n of named) await this.#atomicWrite(join(n.dir, SEGMENT_NAME_FILE), Buffer.from(n.original, 'utf8'));
+    for (const n of named) await atomicWrite(this.#l.tmp, join(n.dir, SEGMENT_NAME_FILE), Buffer.from(n.original, 'utf8'));
     if (src !== null && opts.dataDir !== null) {
       const target = join(dir, opts.dataDir);
       if (created === undefined) {
@@ -438,7 +358,7 @@ export class LocalDrive implements Drive {
         await Promise.all(names.filter((n) => !keep.has(n)).map((n) => rm(join(target, n), { recursive: true, force: true })));
       }
     }
-    if (meta !== null) await this.#atomicWrite(join(dir, META_FILE), meta);
+    if (meta !== null) await atomicWrite(this.#l.tmp, join(dir, META_FILE), meta);
     // Durable before the drive answers (issue 9: fsync'd on write quorum before the 200): the new names too.
     await syncDirs([...newNameDirs(dir, created), ...named.map((n) => n.dir), ...moved]);
     // With returnPrevious the caller drops them, once the commit has write quorum (RenameDataOptions).
@@ -483,8 +403,8 @@ export class LocalDrive implements Drive {
     if (!(await stat(volDir).then((s) => s.isDirectory(), () => false))) return;
     const { dir, named } = this.#l.objectDir(r.volume, r.key);
     const created = await mkdir(dir, { recursive: true });
-    for (const n of named) await this.#atomicWrite(join(n.dir, SEGMENT_NAME_FILE), Buffer.from(n.original, 'utf8'));
-    await this.#atomicWrite(join(dir, META_FILE), r.meta);
+    for (const n of named) await atomicWrite(this.#l.tmp, join(n.dir, SEGMENT_NAME_FILE), Buffer.from(n.original, 'utf8'));
+    await atomicWrite(this.#l.tmp, join(dir, META_FILE), r.meta);
     // The log that held the record is deleted next: what it redid must not depend on a later write-back.
     await syncDirs([...newNameDirs(dir, created), ...named.map((n) => n.dir)]);
     this.#l.changes.touch(r.volume, r.key);
