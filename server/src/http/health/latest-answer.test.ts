@@ -45,6 +45,19 @@ test('a recent answer stands in while the next call hangs (a frozen peer), and t
   assert.equal(src.calls, 3);
 });
 
+test('while one call hangs only the probe that started it waits: later probes answer from the recent answer at once', { timeout: 10_000 }, async () => {
+  const src = scripted<string>();
+  const latest = new LatestAnswer(src.ask, { deadlineMs: HOUR, answerWithinMs: 100, maxAgeMs: HOUR });
+  const first = latest.get();
+  src.answer('ok');
+  assert.equal(await first, 'ok');
+  assert.equal(await latest.get(), 'ok', 'the probe that started the hanging call waited its 100 ms');
+  // Answered without a timer: were it to wait (the 100 ms again), the 1 ms timer would win the race.
+  const got = await Promise.race([latest.get(), sleep(1).then(() => 'waited')]);
+  assert.equal(got, 'ok');
+  assert.equal(src.calls, 2, 'still the one hanging call');
+});
+
 test('the late answer of a slow call is what the next probe sees when the following call is slow too', { timeout: 10_000 }, async () => {
   const src = scripted<string>();
   const latest = new LatestAnswer(src.ask, { deadlineMs: HOUR, answerWithinMs: 10, maxAgeMs: HOUR });
