@@ -35,6 +35,12 @@ export class ChangeLog {
   /** Key id → number of its latest change. */
   readonly #changed = new Map<string, number>();
   /**
+   * Volume → number of its latest change (never forgotten: one entry per bucket). A stamp taken after it vouches for
+   * every key of the volume without building the key's id: a listing of a bucket not written since its first one
+   * asks 40,000 times for 10,000 keys on 4 drives (issue 9: LIST of 10,000 keys).
+   */
+  readonly #volumeChanged = new Map<string, number>();
+  /**
    * Every change (key id and number) in order, from `#head` on, so the oldest are forgotten first. Set-only on the
    * map, with this list for the order: moving a key to the map's end (delete, then set) costs V8 time that grows
    * with the map's size, ~10-20 µs per change once it held 16,384 keys (issue 9: every 4 KiB PUT touches 4 drives).
@@ -54,6 +60,7 @@ export class ChangeLog {
   /** Records a change of `key` in `volume` (and of its ancestors: their deeper keys changed). Call once on disk. */
   touch(volume: string, key: string): void {
     const n = ++this.#seq;
+    this.#volumeChanged.set(volume, n);
     let at = key.length;
     for (;;) {
       const id = `${volume}/${key.slice(0, at)}`;
@@ -105,6 +112,7 @@ export class ChangeLog {
   unchanged(volume: string, dirKey: string, name: string, stamp: string): boolean {
     const s = this.#parse(stamp);
     if (s === null || s.seq < this.#floor || Date.now() - s.at > STAMP_MAX_AGE_MS) return false;
+    if ((this.#volumeChanged.get(volume) ?? 0) <= s.seq) return true;
     return (this.#changed.get(`${volume}/${dirKey}${name}`) ?? 0) <= s.seq;
   }
 
