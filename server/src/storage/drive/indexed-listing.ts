@@ -17,12 +17,11 @@ import { vouchedChildren } from './local-listing.js';
  */
 async function listing<T>(l: DriveLayout, volume: string, dirKey: string, list: () => Promise<T>): Promise<T> {
   l.keyDir(volume, dirKey);
-  await l.volumeHere(volume);
-  try {
-    return await list();
-  } catch (err) {
-    throw await l.mapError(err, volume);
-  }
+  // The check and the read at once (a listing waits for each batch): the check's error wins, as it did first.
+  const [here, got] = await Promise.allSettled([l.volumeHere(volume), list()]);
+  if (here.status === 'rejected') throw here.reason;
+  if (got.status === 'rejected') throw await l.mapError(got.reason, volume);
+  return got.value;
 }
 
 /** Drive.listDir on a key-index drive. */

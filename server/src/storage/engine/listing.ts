@@ -135,6 +135,12 @@ export async function hasAnyKey(sets: readonly ErasureSet[], bucket: string): Pr
 export async function* mergeSets(
   sets: readonly ErasureSet[], bucket: string, prefix: string, startAfter: string, slash: boolean, batch = DEFAULT_BATCH,
 ): AsyncGenerator<ListEntry> {
+  // One set (a single pool of one set: most deployments) has nothing to merge; each entry through the loop below
+  // costs an extra await per key (10,000 in a listing of 10,000 keys).
+  if (sets.length === 1) {
+    yield* listSet(sets[0]!, bucket, prefix, startAfter, slash, batch);
+    return;
+  }
   const iters = sets.map((s) => listSet(s, bucket, prefix, startAfter, slash, batch));
   try {
     const heads: (ListEntry | undefined)[] = await Promise.all(iters.map(async (it) => (await it.next()).value ?? undefined));
