@@ -6,7 +6,7 @@ import { recordK } from './erasure-set.js';
 import type { ErasureSet } from './erasure-set.js';
 import { listRecordCache, withoutInlineData } from './list-record-cache.js';
 import { hash32 } from './object-name.js';
-import type { CachedKey, DriveAnswer, ListRecordCache } from './list-record-cache.js';
+import type { CachedKey, DriveAnswer, KeyDir, ListRecordCache } from './list-record-cache.js';
 import { ObjectNotFoundError } from './storage-errors.js';
 
 /** Answer of {@link readListBatch}, by position in the batch. */
@@ -27,7 +27,8 @@ function firstDrive(dirKey: string, names: readonly string[], online: number): n
 
 /** One asked drive's answer for one key, with a `same` answer resolved from the cache. */
 interface Seen {
-  meta: Buffer | null;
+  /** The record's bytes; absent (or null with a null writeId) when the drive had none to send. */
+  meta?: Buffer | null;
   /** Write id when known without decoding (a `same` answer); undefined when `meta` must be looked at. */
   writeId: string | null | undefined;
   children: boolean;
@@ -38,7 +39,8 @@ function seen(c: ChildState, cached: DriveAnswer | undefined, knownStamp: string
   if (c.same !== true) return { meta: c.meta, writeId: c.meta === null ? null : undefined, children: c.children };
   // `same` vouches for the answer that came with the stamp we passed; the entry may have moved on since.
   if (cached === undefined || cached.stamp !== knownStamp) return undefined;
-  return { meta: null, writeId: cached.writeId, children: cached.children };
+  // The kept answer itself (write id, children; no bytes): no object per key and drive in a warm listing.
+  return cached;
 }
 
 /**
@@ -60,8 +62,8 @@ export async function readListBatch(
   const q = set.readQuorum;
   const mask = set.drives.map(() => false);
   const fast = online.length > q;
-  const ids = fast ? names.map((n) => cache.id(set, bucket, dirKey + n)) : [];
-  const entries: (CachedKey | undefined)[] = ids.map((id) => cache.get(id));
+  const dir = cache.dir(set, bucket, dirKey);
+  const entries: (CachedKey | undefined)[] = fast ? names.map((n) => cache.get(dir, n)) : [];
   if (fast) {
     // The drives holding stamps for most of the batch (a listing after a change has its batches cut elsewhere),
     // else a rotation from the batch's first name.
@@ -107,7 +109,7 @@ export async function readListBatch(
         continue;
       }
       if (first === undefined) {
-        if (v.meta === null) {
+        if (v.meta === undefined || v.meta === null) {
           // A `same` answer: the record decoded last time, if it is that write.
           const cachedRecord = entry?.record ?? null;
           if (cachedRecord === null || cachedRecord.writeId !== v.writeId) break;
@@ -135,10 +137,10 @@ export async function readListBatch(
       records[j] = first;
     } else {
       slow.push(j);
-      cache.delete(ids[j]!);
+      cache.delete(dir, names[j]!);
       return;
     }
-    remember(cache, ids[j]!, entry, res, j, writeIds, records[j]!);
+    remember(cache, dir, names[j]!, entry, res, j, writeIds, records[j]!);
   });
   let next = 0;
   await Promise.all(Array.from({ length: Math.min(LIST_FALLBACK_PARALLEL, slow.length) }, async () => {
@@ -156,7 +158,7 @@ export async function readListBatch(
 
 /** Keeps the stamped answers of key `j` that the fast path settled (`record`: the agreed record or null). */
 function remember(
-  cache: ListRecordCache, id: string, entry: CachedKey | undefined, res: readonly DriveResult<ChildState[]>[], j: number,
+  cache: ListRecordCache, dir: KeyDir, name: string, entry: CachedKey | undefined, res: readonly DriveResult<ChildState[]>[], j: number,
   writeIds: readonly (string | null)[], record: ObjectRecord | null,
 ): void {
   // Every asked drive vouched for what the entry holds: it stays as it is (no allocation per key and listing).
@@ -180,5 +182,5 @@ function remember(
   if (!stamped) return;
   let kept: ObjectRecord | null = null;
   if (record !== null) kept = entry?.record?.writeId === record.writeId ? entry.record : withoutInlineData(record);
-  cache.set(id, { answers, record: kept });
+  cache.set(dir, name, { answers, record: kept });
 }

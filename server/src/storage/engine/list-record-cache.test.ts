@@ -82,13 +82,48 @@ test('a second listing reads no metadata; overwrites, deletes and new keys show 
 test('the cache keeps at most its bound of keys, least recently used dropped first', () => {
   const cache = new ListRecordCache(3);
   const set = {};
-  for (const k of ['a', 'b', 'c']) cache.set(cache.id(set, 'bkt', k), { answers: [], record: null });
-  assert.ok(cache.get(cache.id(set, 'bkt', 'a')) !== undefined); // a is now the most recently used
-  cache.set(cache.id(set, 'bkt', 'd'), { answers: [], record: null });
+  const dir = cache.dir(set, 'bkt', '');
+  for (const k of ['a', 'b', 'c']) cache.set(dir, k, { answers: [], record: null });
+  assert.ok(cache.get(dir, 'a') !== undefined); // a is now the most recently used
+  cache.set(dir, 'd', { answers: [], record: null });
   assert.equal(cache.size, 3);
-  assert.equal(cache.get(cache.id(set, 'bkt', 'b')), undefined);
-  assert.ok(cache.get(cache.id(set, 'bkt', 'a')) !== undefined);
-  assert.notEqual(cache.id(set, 'bkt', 'a'), cache.id({}, 'bkt', 'a'), 'sets are told apart');
+  assert.equal(cache.get(dir, 'b'), undefined);
+  assert.ok(cache.get(dir, 'a') !== undefined);
+  assert.equal(cache.get(cache.dir({}, 'bkt', ''), 'a'), undefined, 'sets are told apart');
+  assert.equal(cache.get(cache.dir(set, 'other', ''), 'a'), undefined, 'buckets are told apart');
+  assert.equal(cache.get(cache.dir(set, 'bkt', 'a/'), 'a'), undefined, 'directories are told apart');
+});
+
+test('handles of one directory see the same keys, also one taken before the directory emptied and came back', () => {
+  const cache = new ListRecordCache(2);
+  const set = {};
+  const early = cache.dir(set, 'bkt', 'x/');
+  const other = cache.dir(set, 'bkt', 'x/');
+  cache.set(early, 'a', { answers: [], record: null });
+  cache.set(other, 'b', { answers: [], record: null });
+  assert.ok(cache.get(other, 'a') !== undefined && cache.get(early, 'b') !== undefined, 'two handles made before the first key');
+  cache.delete(early, 'a');
+  cache.delete(other, 'b');
+  assert.equal(cache.size, 0);
+  // The directory emptied and was dropped; a new handle holds what is stored now, and the old ones find it.
+  const late = cache.dir(set, 'bkt', 'x/');
+  cache.set(late, 'c', { answers: [], record: null });
+  assert.ok(cache.get(early, 'c') !== undefined);
+  cache.set(early, 'd', { answers: [], record: null });
+  assert.ok(cache.get(late, 'd') !== undefined);
+  cache.set(cache.dir(set, 'bkt', 'y/'), 'e', { answers: [], record: null });
+  assert.equal(cache.size, 2, 'the bound counts keys of every directory');
+});
+
+test('a key stored again many times counts once and the bound still holds', () => {
+  const cache = new ListRecordCache(4);
+  const dir = cache.dir({}, 'bkt', '');
+  for (let i = 0; i < 10_000; i++) cache.set(dir, `k${i % 3}`, { answers: [], record: null });
+  assert.equal(cache.size, 3);
+  for (let i = 0; i < 10; i++) cache.set(dir, `n${i}`, { answers: [], record: null });
+  assert.equal(cache.size, 4);
+  assert.ok(cache.get(dir, 'n9') !== undefined);
+  assert.equal(cache.get(dir, 'k0'), undefined);
 });
 
 test('records are kept without inline shard data', () => {
