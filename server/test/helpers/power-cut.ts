@@ -62,13 +62,12 @@ export async function settle(disk: Disk): Promise<void> {
 export async function powerCut(t: Cleanup, disk: Disk, writer?: ChildProcess): Promise<Disk> {
   const image = `${disk.image}.cut-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
   const pid = writer?.pid;
-  if (pid !== undefined) {
-    process.kill(pid, 'SIGSTOP');
-    await allThreadsStopped(pid);
-  }
+  if (pid !== undefined) process.kill(pid, 'SIGSTOP');
   try {
+    if (pid !== undefined) await allThreadsStopped(pid);
     copyFileSync(disk.image, image);
   } finally {
+    // Also when the stop was not seen in time: the writer is never left stopped.
     if (pid !== undefined) process.kill(pid, 'SIGCONT');
   }
   t.after(() => rm(image, { force: true }));
