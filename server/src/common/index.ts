@@ -18,6 +18,7 @@ export {
 } from './checksum.js';
 export type { ChecksumAlgorithm, ChecksumHasher, FullObjectChecksumAlgorithm } from './checksum.js';
 export { VERSION } from './version.js';
+export { isoTime } from './iso-time.js';
 export { defaultParity } from './erasure-defaults.js';
 export { ERROR_CODES } from './codes.js';
 export type { ServerErrorCode } from './codes.js';

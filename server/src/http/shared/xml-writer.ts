@@ -4,6 +4,8 @@
  * attributes except the root namespace.
  */
 
+import { isoTime } from '../../common/index.js';
+
 /** A value that serializes to element content. */
 export type XmlValue = string | number | boolean | Date | undefined | XmlObject | RawXml | readonly XmlValue[];
 /** An element's children, serialized in key order. */
@@ -38,7 +40,7 @@ export class RawXml {
 }
 
 function textOf(value: string | number | boolean | Date): string {
-  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Date) return isoTime(value);
   return String(value);
 }
 

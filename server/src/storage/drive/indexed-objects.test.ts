@@ -125,3 +125,23 @@ test('a key-index drive whose root was moved away answers that the drive is gone
   await assert.rejects(drive.renameData('b', 'k2', Buffer.from('m'), noData), DiskNotFoundError, 'no commit lands in the moved index');
   await assert.rejects(drive.listDir('b', ''), DiskNotFoundError);
 });
+
+test('a key-index drive\'s listing calls of one moment all answer, and a bucket deleted or made here is seen by the next call', async (t) => {
+  const { root, drive } = await indexed(t);
+  await drive.makeVolume('b', Buffer.alloc(0));
+  await drive.renameData('b', 'k', Buffer.from('m'), noData);
+  const all = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0
+    ? drive.readChildren('b', '', ['k'], true).then((s) => s[0]!.meta?.toString())
+    : drive.scanDir('b', '', null).then((s) => s.names?.join()))));
+  assert.deepEqual(all, Array.from({ length: 20 }, () => ['m', 'k']).flat().slice(0, 20));
+  const inFlight = drive.scanDir('b', '', null);
+  await drive.deleteVolume('b');
+  await inFlight.catch(() => undefined);
+  await assert.rejects(drive.scanDir('b', '', null), VolumeNotFoundError);
+  await assert.rejects(drive.readChildren('b', '', ['k'], true), VolumeNotFoundError);
+  await drive.makeVolume('b', Buffer.alloc(0));
+  assert.deepEqual((await drive.scanDir('b', '', null)).names, []);
+  // Removed behind the drive's back: seen by the calls of a later moment.
+  await rm(join(root, 'b'), { recursive: true });
+  await assert.rejects(drive.listDir('b', ''), VolumeNotFoundError);
+});

@@ -151,6 +151,7 @@ export class LocalDrive implements Drive {
 
   async makeVolume(volume: string, meta: Buffer): Promise<void> {
     const dir = this.#l.volumeDir(volume);
+    this.#l.forgetVolumeChecks();
     try {
       await access(this.#l.tmp);
       await mkdir(dir);
@@ -164,6 +165,7 @@ export class LocalDrive implements Drive {
     } catch (err) {
       throw await this.#l.mapError(err, volume);
     } finally {
+      this.#l.forgetVolumeChecks();
       this.#l.changes.touchAll();
     }
   }
@@ -220,6 +222,7 @@ export class LocalDrive implements Drive {
   async deleteVolume(volume: string): Promise<void> {
     const dir = this.#l.volumeDir(volume);
     const trash = join(this.#l.sys, TRASH_DIR, randomUUID());
+    this.#l.forgetVolumeChecks();
     try {
       const ix = await this.#objects();
       if (ix !== null) await ix.dropVolume(volume);
@@ -232,6 +235,7 @@ export class LocalDrive implements Drive {
       if (mapped instanceof FileNotFoundError) throw new VolumeNotFoundError(this.endpoint, volume);
       throw mapped;
     } finally {
+      this.#l.forgetVolumeChecks();
       this.#l.changes.touchAll();
     }
     await rm(trash, { recursive: true, force: true });

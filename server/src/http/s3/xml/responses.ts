@@ -1,3 +1,4 @@
+import { isoTime } from '../../../common/index.js';
 import { RawXml, escapeXml, xmlDocument, type XmlObject } from '../../shared/index.js';
 import { checksumElements, type ChecksumValues } from '../headers/checksum-headers.js';
 
@@ -60,7 +61,7 @@ function contents(objects: readonly ListedObjectView[], enc: (s: string) => stri
   let out = '';
   for (const obj of objects) {
     const sum = obj.checksumAlgorithm === undefined ? '' : `<ChecksumAlgorithm>${escapeXml(obj.checksumAlgorithm)}</ChecksumAlgorithm>`;
-    out += `<Contents><Key>${escapeXml(enc(obj.key))}</Key><LastModified>${obj.lastModified.toISOString()}</LastModified>`
+    out += `<Contents><Key>${escapeXml(enc(obj.key))}</Key><LastModified>${isoTime(obj.lastModified)}</LastModified>`
       + `<ETag>&quot;${escapeXml(obj.etag)}&quot;</ETag>${sum}<Size>${obj.size}</Size><StorageClass>STANDARD</StorageClass>${ownerXml}</Contents>`;
   }
   return new RawXml(out);
