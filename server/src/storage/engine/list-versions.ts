@@ -46,29 +46,24 @@ export async function listObjectVersions(
     const at = all.findIndex((v) => v.versionId === versionIdMarker);
     for (const v of at < 0 ? [] : all.slice(at + 1)) if (!add(v)) return finish(result);
   }
-  for await (const entry of mergeSets(sets, bucket, prefix, keyMarker, delimiter === '/')) {
-    const cp = commonPrefixOf(entry, prefix, delimiter);
-    if (cp !== undefined) {
-      if (cp === lastPrefix || compareUtf8(cp, keyMarker) <= 0) continue;
-      if (count === maxKeys) {
-        result.isTruncated = true;
-        break;
+  pages: for await (const chunk of mergeSets(sets, bucket, prefix, keyMarker, delimiter === '/')) {
+    for (const entry of chunk) {
+      const cp = commonPrefixOf(entry, prefix, delimiter);
+      if (cp !== undefined) {
+        if (cp === lastPrefix || compareUtf8(cp, keyMarker) <= 0) continue;
+        if (count === maxKeys) {
+          result.isTruncated = true;
+          break pages;
+        }
+        count++;
+        lastPrefix = cp;
+        result.commonPrefixes.push(cp);
+        result.nextKeyMarker = cp;
+        delete result.nextVersionIdMarker;
+        continue;
       }
-      count++;
-      lastPrefix = cp;
-      result.commonPrefixes.push(cp);
-      result.nextKeyMarker = cp;
-      delete result.nextVersionIdMarker;
-      continue;
+      for (const v of versionsOf(bucket, (entry as { record: ObjectRecord }).record)) if (!add(v)) break pages;
     }
-    let full = false;
-    for (const v of versionsOf(bucket, (entry as { record: ObjectRecord }).record)) {
-      if (!add(v)) {
-        full = true;
-        break;
-      }
-    }
-    if (full) break;
   }
   return finish(result);
 }
