@@ -81,7 +81,7 @@ async function* walk(
         }
         continue;
       }
-      if (compareUtf8(e.key, startAfter) <= 0 && !(e.dir && startAfter.startsWith(e.key))) continue;
+      // Nothing here is at or before startAfter: firstAfter started past it (or at the directory holding it).
       if (names[names.length - 1] !== e.name) {
         if (names.length === size) break;
         names.push(e.name);

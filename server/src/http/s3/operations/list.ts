@@ -11,11 +11,19 @@ import {
 } from '../xml/responses.js';
 
 function listed(objects: readonly ObjectInfo[]): ListedObjectView[] {
-  return objects.map((stored) => {
+  // Per key of a page of 1,000: one object, no closure or spread (a warm LIST's CPU is spent per key).
+  const out: ListedObjectView[] = [];
+  for (const stored of objects) {
     const o = plainView(stored);
-    const alg = CHECKSUM_ALGORITHMS.find((a) => o.checksums[a] !== undefined);
-    return { key: o.key, lastModified: o.lastModified, etag: o.etag, size: o.size, ...(alg !== undefined ? { checksumAlgorithm: alg } : {}) };
-  });
+    const view: ListedObjectView = { key: o.key, lastModified: o.lastModified, etag: o.etag, size: o.size };
+    for (const alg of CHECKSUM_ALGORITHMS) {
+      if (o.checksums[alg] === undefined) continue;
+      view.checksumAlgorithm = alg;
+      break;
+    }
+    out.push(view);
+  }
+  return out;
 }
 
 async function page(ctx: S3Context, bucket: string, opts: { prefix: string; delimiter: string; startAfter: string; maxKeys: number }) {
