@@ -1,7 +1,7 @@
 /** What a bench run measures: one svc node, a 4-node svc cluster, any S3 endpoint (a peer), or the ceiling server. */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +50,8 @@ export async function singleNode(drives: number): Promise<Target> {
   // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see what limits a scenario.
   const nodeArgs = benchNodeArgs();
   // BENCH_DIR puts the drives on a chosen file system (default: the temp directory); see fs-commit.ts for why it matters.
+  // A BENCH_DIR not there yet is made (as the temp directory would be there).
+  if (process.env.BENCH_DIR !== undefined) mkdirSync(process.env.BENCH_DIR, { recursive: true });
   const dir = process.env.BENCH_DIR === undefined ? undefined : mkdtempSync(join(process.env.BENCH_DIR, 'svc-bench-'));
   const svc = await startSvc({ drives, dir, built: true, nodeArgs, env: { SVC_OBS_LOGGER_LEVEL: 'error', UV_THREADPOOL_SIZE: '64' } });
   return {
