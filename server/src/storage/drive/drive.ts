@@ -68,6 +68,13 @@ export interface RenameDataOptions {
    * reference once the commit has write quorum, or puts the replaced record back below it (engine/versions.ts).
    */
   returnPrevious?: boolean;
+  /**
+   * `meta` is the record this drive committed for the key a moment ago, under the same object lock (engine/versions.ts
+   * writeRecord, once the write has quorum): it is not written again; only the data directories neither `dataDir` nor
+   * `keepDataDirs` names are removed. A 1 MiB overwrite's second synced record write per drive saved (issue 9). A drive
+   * that does not know this option writes the record again, as before: the same outcome.
+   */
+  committed?: boolean;
 }
 
 /** One entry of {@link Drive.listVolumes}. */

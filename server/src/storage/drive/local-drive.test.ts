@@ -126,6 +126,29 @@ test('returnPrevious: a commit hands back the record it replaced and leaves ever
   assert.deepEqual(await keyDirHolds(root, 'big'), keyDirWith(root, []));
 });
 
+test('committed: the clean-up after an overwrite drops the data directories keepDataDirs does not name and writes no record', async (t) => {
+  const { root, drive } = await fresh(t);
+  await drive.makeVolume('b', Buffer.alloc(0));
+  const dirs = ['33333333-3333-4333-8333-333333333333', '44444444-4444-4444-8444-444444444444', '55555555-5555-4555-8555-555555555555'];
+  for (const [i, d] of dirs.entries()) {
+    const w = await drive.createShardWriter(`tmp/c${i}/${d}/part.1`);
+    await w.write([Buffer.from(`data${i}`)]);
+    await w.close();
+    await drive.renameData('b', 'big', Buffer.from(`w${i}`), { srcDataPath: `tmp/c${i}/${d}`, dataDir: d, keepDataDirs: [d], returnPrevious: true });
+  }
+  assert.deepEqual(await keyDirHolds(root, 'big'), keyDirWith(root, dirs));
+  // The record given is not written (other bytes here show it): the drive keeps the one it committed.
+  assert.equal(await drive.renameData('b', 'big', Buffer.from('not written'), { srcDataPath: null, dataDir: null, keepDataDirs: [dirs[0]!, dirs[2]!], committed: true }), null);
+  assert.deepEqual(await drive.readMeta('b', 'big'), Buffer.from('w2'));
+  assert.deepEqual(await keyDirHolds(root, 'big'), keyDirWith(root, [dirs[0]!, dirs[2]!]));
+  await drive.renameData('b', 'big', Buffer.from('not written'), { srcDataPath: null, dataDir: dirs[2]!, keepDataDirs: [], committed: true });
+  assert.deepEqual(await keyDirHolds(root, 'big'), keyDirWith(root, [dirs[2]!]), 'dataDir is kept too');
+  assert.deepEqual(await drive.readMeta('b', 'big'), Buffer.from('w2'));
+  // A key gone meanwhile (deleted by hand): nothing to drop, no error.
+  await drive.renameData('b', 'gone', Buffer.from('x'), { srcDataPath: null, dataDir: null, keepDataDirs: [], committed: true });
+  await assert.rejects(drive.readMeta('b', 'gone'), FileNotFoundError);
+});
+
 test('names that would escape the drive are refused', async (t) => {
   const { drive } = await fresh(t);
   await assert.rejects(drive.makeVolume('..', Buffer.alloc(0)), InvalidDrivePathError);

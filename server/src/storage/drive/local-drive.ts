@@ -272,6 +272,12 @@ export class LocalDrive implements Drive {
     const { dir, named } = this.#l.objectDir(volume, key);
     if (opts.dataDir !== null) assertDataDir(opts.dataDir);
     const src = opts.srcDataPath === null ? null : this.#l.sysPath(opts.srcDataPath);
+    if (opts.committed === true && src === null) {
+      await this.#dropStaleDataDirs(dir, opts).catch(async (err: unknown) => {
+        if (errno(err) !== 'ENOENT') throw await this.#l.mapError(err, key);
+      });
+      return null;
+    }
     let previous: Buffer | null = null;
     try {
       const ix = await this.#objects();

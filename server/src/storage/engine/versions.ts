@@ -164,9 +164,9 @@ export async function writeRecord(set: ErasureSet, bucket: string, key: string, 
   }
   const ok = countOk(res);
   if (ok >= wq) {
-    // Committed: now the replaced data may go (rewriting the same record with the final keep list removes it).
-    // A drive where this fails keeps an unreferenced directory, which costs space but never correctness.
-    await set.each((d, i) => d.renameData(bucket, key, written.get(i)!, { srcDataPath: null, dataDir: null, keepDataDirs }),
+    // Committed: now the replaced data may go (the record just committed, with the final keep list: `committed`, not
+    // written again). A drive where this fails keeps an unreferenced directory, which costs space but never correctness.
+    await set.each((d, i) => d.renameData(bucket, key, written.get(i)!, { srcDataPath: null, dataDir: null, keepDataDirs, committed: true }),
       res.map((r, i) => r.ok && replacedData(i)));
     if (ok < set.n || stale.v) set.heals.queueObject(set, bucket, key, stale.v);
     return;
