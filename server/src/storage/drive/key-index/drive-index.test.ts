@@ -255,6 +255,42 @@ test('children and their states come from the table and the runs merged, deletio
   });
 });
 
+test('childStates answers as a lookup of each name would: any order, repeated names, names between a key and its directory, many runs', () => {
+  withDir((dir) => {
+    const ix = new DriveIndex(dir);
+    // Segments whose ids interleave a key and its directory ("a", "a!b", "a-", "a/…"), non-ASCII, deep subtrees.
+    const segs = ['a', 'a!b', 'a-', 'a.b', 'b', 'é', 'z', 'zz', '0', 'a0'];
+    let seed = 7;
+    const rnd = (n: number): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
+    const live = new Map<string, string>();
+    const key = (): string => Array.from({ length: 1 + rnd(3) }, () => segs[rnd(segs.length)]).join('/');
+    for (let round = 0; round < 6; round++) {
+      const items = Array.from({ length: 40 }, () => key());
+      for (const k of items) live.set(k, `${k}@${round}`);
+      ix.put(items.map((k) => ({ volume: 'bkt', key: k, meta: Buffer.from(live.get(k)!) })));
+      for (let d = 0; d < 8; d++) {
+        const k = key();
+        ix.delete('bkt', k);
+        live.delete(k);
+      }
+      if (round % 2 === 0) ix.flush();
+      for (const dirKey of ['', 'a/', 'a!b/', 'é/', 'z/a/']) {
+        const names = Array.from({ length: 1 + rnd(8) }, () => segs[rnd(segs.length)]!);
+        const want = names.map((n) => ({
+          meta: live.get(dirKey + n) ?? null,
+          children: [...live.keys()].some((k) => k.startsWith(`${dirKey}${n}/`)),
+        }));
+        const got = ix.childStates('bkt', dirKey, names, true).map((st) => ({ meta: st.meta?.toString() ?? null, children: st.children }));
+        assert.deepEqual(got, want, `round ${round}, ${dirKey} ${names.join(',')}`);
+        assert.deepEqual(ix.childStates('bkt', dirKey, names, false).map((st) => st.children), want.map((w) => w.children));
+      }
+    }
+    assert.deepEqual(ix.childStates('bkt', 'nothing/', ['a'], true), [{ meta: null, children: false }]);
+    assert.deepEqual(ix.childStates('bkt', '', [], true), []);
+    ix.close();
+  });
+});
+
 test('the value log takes its space back: segments of replaced and deleted records are collected, nothing live is lost', () => {
   withDir((dir) => {
     let ix = new DriveIndex(dir, SMALL_SEGMENTS);

@@ -50,6 +50,13 @@ export function idOf(volume: string, key: string): string {
   return /[^\x00-\x7f]/.test(s) ? Buffer.from(s, 'utf8').toString('latin1') : s;
 }
 
+/** A copy in its own memory, not a slice of the pool: the worker moves it to the caller instead of cloning a whole slab. */
+function ownCopy(bytes: Buffer): Buffer {
+  const out = Buffer.from(new ArrayBuffer(bytes.length));
+  bytes.copy(out);
+  return out;
+}
+
 /** A segment of an id (latin1) back to its text. */
 function utf8Of(latin1: string): string {
   return /[^\x00-\x7f]/.test(latin1) ? Buffer.from(latin1, 'latin1').toString('utf8') : latin1;
@@ -367,35 +374,56 @@ export class DriveIndex {
 
   /**
    * Per name (a child segment of `dirKey`): its record when `withMeta` (null when none), and whether keys lie under it.
-   * Seeks on one cursor: the key itself, then the first key under `name/` (names in order, as listings ask, move the
-   * cursor forward through blocks it has read already).
+   * One forward pass over the ids from the first name to the last (a subtree skipped with one seek once it is known to
+   * be there): a listing's batch holds consecutive names of the directory, so the pass meets nothing else. Two seeks
+   * per name (the key, then `name/`) decoded ~2 ids per run and seek, most of the first listing's index-worker time
+   * (docs/performance.md, thirtieth session). Names may come in any order and more than once.
    */
   childStates(volume: string, dirKey: string, names: readonly string[], withMeta: boolean): { meta: Buffer | null; children: boolean }[] {
     this.#check();
-    const cur = this.#cursor();
-    return names.map((name) => {
-      const id = idOf(volume, `${dirKey}${name}`);
-      let meta: Buffer | null = null;
-      if (withMeta) {
-        cur.seek(id);
-        const e = cur.next();
-        if (e !== undefined && e.id === id) meta = this.#readMeta(e.found.place);
-      }
-      // Not simply the entry after the key's: "a!b" sorts between "a" and "a/b".
-      cur.seek(`${id}/`);
-      const under = cur.next();
-      return { meta, children: under !== undefined && under.id.startsWith(`${id}/`) };
+    const out = names.map(() => ({ meta: null as Buffer | null, children: false }));
+    if (names.length === 0) return out;
+    const prefix = idOf(volume, dirKey);
+    // The names as their ids' last segment (latin1 of UTF-8, byte order), with where each is asked.
+    const asked = new Map<string, number[]>();
+    let first: string | undefined;
+    let last: string | undefined;
+    names.forEach((name, j) => {
+      const seg = idOf(volume, `${dirKey}${name}`).slice(prefix.length);
+      const at = asked.get(seg);
+      if (at === undefined) asked.set(seg, [j]);
+      else at.push(j);
+      if (first === undefined || seg < first) first = seg;
+      if (last === undefined || seg > last) last = seg;
     });
+    const cur = this.#cursor();
+    cur.seek(prefix + first!);
+    for (let e = cur.next(); e !== undefined && e.id.startsWith(prefix); e = cur.next()) {
+      const rest = e.id.slice(prefix.length);
+      const slash = rest.indexOf('/');
+      const seg = slash < 0 ? rest : rest.slice(0, slash);
+      if (seg > last!) break;
+      const at = asked.get(seg);
+      if (slash < 0) {
+        if (at !== undefined && withMeta) {
+          const meta = this.#readMeta(e.found.place);
+          // One read per key; a name asked twice gets its own copy (each answer's memory is moved to the caller).
+          at.forEach((j, n) => { out[j]!.meta = n === 0 ? meta : ownCopy(meta); });
+        }
+        continue;
+      }
+      if (at !== undefined) for (const j of at) out[j]!.children = true;
+      // '0' follows '/': the first id past every key under `seg/`.
+      cur.seek(`${prefix}${seg}0`);
+    }
+    return out;
   }
 
   #readMeta(place: Place): Buffer {
     if (this.#readBuf.length < place.length) this.#readBuf = Buffer.allocUnsafe(place.length);
     const r = this.#log.read(place, this.#readBuf);
     if (r === null) throw new Error(`key index: the record at segment ${place.segment} offset ${place.offset} is damaged`);
-    // Its own memory, not a slice of the pool: the worker moves it to the caller instead of cloning a whole slab.
-    const out = Buffer.from(new ArrayBuffer(r.meta.length));
-    r.meta.copy(out);
-    return out;
+    return ownCopy(r.meta);
   }
 
   /**
