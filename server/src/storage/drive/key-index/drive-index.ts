@@ -374,10 +374,12 @@ export class DriveIndex {
 
   /**
    * Per name (a child segment of `dirKey`): its record when `withMeta` (null when none), and whether keys lie under it.
-   * One forward pass over the ids from the first name to the last (a subtree skipped with one seek once it is known to
-   * be there): a listing's batch holds consecutive names of the directory, so the pass meets nothing else. Two seeks
-   * per name (the key, then `name/`) decoded ~2 ids per run and seek, most of the first listing's index-worker time
-   * (docs/performance.md, thirtieth session). Names may come in any order and more than once.
+   * One forward pass over the ids from the first name's to the end of the last subtree (`name0`: '0' follows '/'), a
+   * subtree skipped with one seek once it is known to be there: a listing's batch holds neighbouring names of the
+   * directory, so the pass meets little else. The end is not the last name: "a" < "a!b" < "a-" < "a/x", so the keys
+   * under the first name of a batch can lie past its last. Two seeks per name (the key, then `name/`) decoded ~2 ids
+   * per run and seek, most of the first listing's index-worker time (docs/performance.md, thirtieth session). Names
+   * may come in any order and more than once.
    */
   childStates(volume: string, dirKey: string, names: readonly string[], withMeta: boolean): { meta: Buffer | null; children: boolean }[] {
     this.#check();
@@ -387,22 +389,22 @@ export class DriveIndex {
     // The names as their ids' last segment (latin1 of UTF-8, byte order), with where each is asked.
     const asked = new Map<string, number[]>();
     let first: string | undefined;
-    let last: string | undefined;
+    let end = '';
     names.forEach((name, j) => {
       const seg = idOf(volume, `${dirKey}${name}`).slice(prefix.length);
       const at = asked.get(seg);
       if (at === undefined) asked.set(seg, [j]);
       else at.push(j);
       if (first === undefined || seg < first) first = seg;
-      if (last === undefined || seg > last) last = seg;
+      if (`${seg}0` > end) end = `${seg}0`;
     });
     const cur = this.#cursor();
     cur.seek(prefix + first!);
     for (let e = cur.next(); e !== undefined && e.id.startsWith(prefix); e = cur.next()) {
       const rest = e.id.slice(prefix.length);
+      if (rest >= end) break;
       const slash = rest.indexOf('/');
       const seg = slash < 0 ? rest : rest.slice(0, slash);
-      if (seg > last!) break;
       const at = asked.get(seg);
       if (slash < 0) {
         if (at !== undefined && withMeta) {
