@@ -293,6 +293,11 @@ test('childStates answers as a lookup of each name would: any order, repeated na
     assert.deepEqual(fixed.childStates('v', '', ['a'], false), [{ meta: null, children: true }]);
     assert.deepEqual(fixed.childStates('v', '', ['a', 'a!b'], false).map((st) => st.children), [true, false]);
     assert.deepEqual(fixed.childStates('v', '', ['', '..'], true).map((st) => [st.meta?.toString() ?? null, st.children]), [[null, true], ['..', false]]);
+    // Names not asked between a name and its subtree are passed over.
+    fixed.put(Array.from({ length: 50 }, (_, i) => ({ volume: 'v', key: `log-${i}`, meta: Buffer.from('x') })));
+    fixed.put([{ volume: 'v', key: 'log', meta: Buffer.from('log') }, { volume: 'v', key: 'log/1', meta: Buffer.from('x') }]);
+    fixed.flush();
+    assert.deepEqual(fixed.childStates('v', '', ['log', 'log-7', 'zzz'], true).map((st) => [st.meta?.toString() ?? null, st.children]), [['log', true], ['x', false], [null, false]]);
     fixed.close();
     assert.deepEqual(ix.childStates('bkt', 'nothing/', ['a'], true), [{ meta: null, children: false }]);
     assert.deepEqual(ix.childStates('bkt', '', [], true), []);

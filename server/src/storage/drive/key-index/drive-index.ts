@@ -57,6 +57,18 @@ function ownCopy(bytes: Buffer): Buffer {
   return out;
 }
 
+/** The first of the sorted `points` above `at` (undefined when none is). */
+function firstAbove(points: readonly string[], at: string): string | undefined {
+  let lo = 0;
+  let hi = points.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (points[mid]! <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return points[lo];
+}
+
 /** A segment of an id (latin1) back to its text. */
 function utf8Of(latin1: string): string {
   return /[^\x00-\x7f]/.test(latin1) ? Buffer.from(latin1, 'latin1').toString('utf8') : latin1;
@@ -398,6 +410,9 @@ export class DriveIndex {
       if (first === undefined || seg < first) first = seg;
       if (`${seg}0` > end) end = `${seg}0`;
     });
+    // Where the asked names' ids begin (the key, then its subtree), in order: a name not asked is passed with one seek
+    // to the next of these (many names between "log" and "log/", such as "log-1" … "log-9999", cost one seek).
+    const starts = [...asked.keys()].flatMap((seg) => [seg, `${seg}/`]).sort();
     const cur = this.#cursor();
     cur.seek(prefix + first!);
     for (let e = cur.next(); e !== undefined && e.id.startsWith(prefix); e = cur.next()) {
@@ -406,15 +421,21 @@ export class DriveIndex {
       const slash = rest.indexOf('/');
       const seg = slash < 0 ? rest : rest.slice(0, slash);
       const at = asked.get(seg);
+      if (at === undefined) {
+        const next = firstAbove(starts, rest);
+        if (next === undefined) break;
+        cur.seek(prefix + next);
+        continue;
+      }
       if (slash < 0) {
-        if (at !== undefined && withMeta) {
+        if (withMeta) {
           const meta = this.#readMeta(e.found.place);
           // One read per key; a name asked twice gets its own copy (each answer's memory is moved to the caller).
           at.forEach((j, n) => { out[j]!.meta = n === 0 ? meta : ownCopy(meta); });
         }
         continue;
       }
-      if (at !== undefined) for (const j of at) out[j]!.children = true;
+      for (const j of at) out[j]!.children = true;
       // '0' follows '/': the first id past every key under `seg/`.
       cur.seek(`${prefix}${seg}0`);
     }
