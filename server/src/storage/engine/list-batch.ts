@@ -99,7 +99,8 @@ export async function readListBatch(
     let first: ObjectRecord | undefined;
     let absent = 0;
     let agree = 0;
-    // Every asked drive vouched for the kept answer (`same`): the entry stays as it is (see remember).
+    // Every asked drive vouched for the kept answer (`same`): the entry stays as it is (no allocation per key and
+    // listing); remember is for the others.
     let allSame = true;
     const writeIds: (string | null)[] = [];
     for (const i of asked) {
@@ -161,13 +162,11 @@ export async function readListBatch(
   return { records, children };
 }
 
-/** Keeps the stamped answers of key `j` that the fast path settled (`record`: the agreed record or null). */
+/** Keeps the stamped answers of key `j` that the fast path settled (`record`: the agreed record or null); not called when every asked drive answered `same` for a kept entry. */
 function remember(
   cache: ListRecordCache, dir: KeyDir, name: string, entry: CachedKey | undefined, res: readonly DriveResult<ChildState[]>[], j: number,
   writeIds: readonly (string | null)[], record: ObjectRecord | null,
 ): void {
-  // Every asked drive vouched for what the entry holds: it stays as it is (no allocation per key and listing).
-  if (entry !== undefined && res.every((r, i) => !r.ok || !(i in writeIds) || r.value[j]!.same === true)) return;
   const answers = entry?.answers.slice() ?? [];
   let stamped = false;
   res.forEach((r, i) => {

@@ -188,7 +188,7 @@ export async function* mergeSets(
     await Promise.all(sets.map((_, i) => refill(i)));
     for (;;) {
       const out: ListEntry[] = [];
-      let exhausted: number[] = [];
+      const exhausted: number[] = [];
       while (exhausted.length === 0) {
         let min = -1;
         for (let i = 0; i < sets.length; i++) {
@@ -212,7 +212,6 @@ export async function* mergeSets(
       if (exhausted.length === 0) return;
       // Advanced only once the consumer wants more: a page that is full reads no key beyond it.
       await Promise.all(exhausted.map(refill));
-      exhausted = [];
     }
   } finally {
     await Promise.all(iters.map((it) => it.return(undefined)));

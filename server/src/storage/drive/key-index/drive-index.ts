@@ -386,10 +386,10 @@ export class DriveIndex {
 
   /**
    * Per name (a child segment of `dirKey`): its record when `withMeta` (null when none), and whether keys lie under it.
-   * One forward pass over the ids from the first name's to the end of the last subtree (`name0`: '0' follows '/'), a
-   * subtree skipped with one seek once it is known to be there: a listing's batch holds neighbouring names of the
-   * directory, so the pass meets little else. The end is not the last name: "a" < "a!b" < "a-" < "a/x", so the keys
-   * under the first name of a batch can lie past its last. Two seeks per name (the key, then `name/`) decoded ~2 ids
+   * One forward pass over the ids from the first name's to the end of the last subtree, a subtree skipped with one
+   * seek once it is known to be there: a listing's batch holds neighbouring names of the directory, so the pass meets
+   * little else. The end is not the last name: "a" < "a!b" < "a-" < "a/x", so the keys under the first name of a
+   * batch can lie past its last. Two seeks per name (the key, then `name/`) decoded ~2 ids
    * per run and seek, most of the first listing's index-worker time (docs/performance.md, thirtieth session). Names
    * may come in any order and more than once.
    */
@@ -400,34 +400,23 @@ export class DriveIndex {
     const prefix = idOf(volume, dirKey);
     // The names as their ids' last segment (latin1 of UTF-8, byte order), with where each is asked.
     const asked = new Map<string, number[]>();
-    let first: string | undefined;
-    let end = '';
     names.forEach((name, j) => {
       const seg = idOf(volume, `${dirKey}${name}`).slice(prefix.length);
       const at = asked.get(seg);
       if (at === undefined) asked.set(seg, [j]);
       else at.push(j);
-      if (first === undefined || seg < first) first = seg;
-      if (`${seg}0` > end) end = `${seg}0`;
     });
-    // Where the asked names' ids begin (the key, then its subtree), in order: a name not asked is passed with one seek
-    // to the next of these (many names between "log" and "log/", such as "log-1" … "log-9999", cost one seek).
+    // Where the asked names' ids begin (the key, then its subtree), in order. Past an asked key the pass steps on; past
+    // a subtree or a name not asked it seeks to the next of these (many names between "log" and "log/", such as
+    // "log-1" … "log-9999", cost one seek), and ends when none is left.
     const starts = [...asked.keys()].flatMap((seg) => [seg, `${seg}/`]).sort();
     const cur = this.#cursor();
-    cur.seek(prefix + first!);
+    cur.seek(prefix + starts[0]!);
     for (let e = cur.next(); e !== undefined && e.id.startsWith(prefix); e = cur.next()) {
       const rest = e.id.slice(prefix.length);
-      if (rest >= end) break;
       const slash = rest.indexOf('/');
-      const seg = slash < 0 ? rest : rest.slice(0, slash);
-      const at = asked.get(seg);
-      if (at === undefined) {
-        const next = firstAbove(starts, rest);
-        if (next === undefined) break;
-        cur.seek(prefix + next);
-        continue;
-      }
-      if (slash < 0) {
+      const at = asked.get(slash < 0 ? rest : rest.slice(0, slash));
+      if (at !== undefined && slash < 0) {
         if (withMeta) {
           const meta = this.#readMeta(e.found.place);
           // One read per key; a name asked twice gets its own copy (each answer's memory is moved to the caller).
@@ -435,9 +424,11 @@ export class DriveIndex {
         }
         continue;
       }
-      for (const j of at) out[j]!.children = true;
-      // '0' follows '/': the first id past every key under `seg/`.
-      cur.seek(`${prefix}${seg}0`);
+      if (at !== undefined) for (const j of at) out[j]!.children = true;
+      // No start lies inside a subtree (a name holds no '/'): the next one above is past it.
+      const next = firstAbove(starts, rest);
+      if (next === undefined) break;
+      cur.seek(prefix + next);
     }
     return out;
   }
