@@ -1,4 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { HmacSha256, sha256Hex } from '../../common/hmac-sha256.js';
 import { SCOPE_TERMINATOR } from './constants.js';
 
 /**
@@ -12,6 +13,8 @@ import { SCOPE_TERMINATOR } from './constants.js';
  */
 const derived = new Map<string, Buffer>();
 const MAX_DERIVED = 1024;
+/** Each derived key's pads (common/hmac-sha256.ts): a request's signature is then two one-shot hashes. */
+const macs = new WeakMap<Uint8Array, HmacSha256>();
 
 /** Derives the scoped signing key for one day, region and service. */
 export function deriveSigningKey(secret: string, date: string, region: string, service: string): Buffer {
@@ -34,13 +37,16 @@ export function hmac(key: Uint8Array, data: string): Buffer {
 
 /** Lower-case hex HMAC-SHA256: a SigV4 signature. */
 export function hmacHex(key: Uint8Array, data: string): string {
-  return hmac(key, data).toString('hex');
+  let mac = macs.get(key);
+  if (mac === undefined) {
+    mac = new HmacSha256(key);
+    macs.set(key, mac);
+  }
+  return mac.hex(data);
 }
 
 /** Lower-case hex SHA-256. */
-export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
+export { sha256Hex };
 
 /** Constant-time comparison of a computed hex signature with the one a client supplied. */
 export function signaturesEqual(expectedHex: string, providedHex: string): boolean {
