@@ -19,6 +19,7 @@ export {
 export type { ChecksumAlgorithm, ChecksumHasher, FullObjectChecksumAlgorithm } from './checksum.js';
 export { VERSION } from './version.js';
 export { isoTime } from './iso-time.js';
+export { HmacSha256, sha256Hex } from './hmac-sha256.js';
 export { defaultParity } from './erasure-defaults.js';
 export { ERROR_CODES } from './codes.js';
 export type { ServerErrorCode } from './codes.js';

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { HmacSha256, sha256Hex } from '../../common/hmac-sha256.js';
+import { HmacSha256, sha256Hex } from '../../common/index.js';
 import { SCOPE_TERMINATOR } from './constants.js';
 
 /**

@@ -1,4 +1,4 @@
-import { HmacSha256 } from '../../common/hmac-sha256.js';
+import { HmacSha256 } from '../../common/index.js';
 
 /** The deployments' MAC keys (one per process in practice; tests make many, hence the bound). */
 const macs = new Map<string, HmacSha256>();
