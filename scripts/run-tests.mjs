@@ -31,8 +31,7 @@ if (files.length === 0) { console.error('run-tests: no test files matched'); pro
 // SVC_KEY_INDEX=0 runs the suite on drives with a metadata file per key instead of the default key index: spawned
 // servers read it from their environment, drives made in-process get it from this preload.
 const layout = process.env.SVC_KEY_INDEX ?? '';
-const preload = ['--import', './server/test/helpers/shared-records-suite.ts',
-  ...(layout !== '' ? ['--import', './server/test/helpers/drive-layout-suite.ts'] : [])];
+const preload = layout !== '' ? ['--import', './server/test/helpers/drive-layout-suite.ts'] : [];
 const r = spawnSync(process.execPath, [
   '--import', 'tsx', ...preload, '--test', '--test-concurrency=2', '--test-timeout=600000', ...files,
 ], { stdio: 'inherit' });

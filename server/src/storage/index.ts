@@ -13,7 +13,7 @@ export type {
   DriveHealState, DriveHealStatus, DriveSlotView, DriveState, DriveViewHooks, PoolLayoutView, HealingHooks, HealQueueStatus, HealStatus, ScanCycleOptions, ScanCycleResult, ScannerOptions, ScannerStatus,
   ObjectLockCheck, ObjectLockState, ObjectRetention, RetentionMode,
 } from './engine/index.js';
-export { ObjectLockedError, freezeSharedRecords } from './engine/index.js';
+export { ObjectLockedError } from './engine/index.js';
 export {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketRecordCache, BucketNotFoundError, DeleteMarkerReadError, EntityTooSmallError,
   FormatMismatchError, IncompleteBodyError, InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError,

@@ -11,7 +11,6 @@ import type { NamespaceLocker, Unlock } from './locker.js';
 import type { ObjectInfo } from './object-layer.js';
 import { fromLockMeta } from './lock-state.js';
 import { distributionFor } from './placement.js';
-import { RecordMemo } from './record-memo.js';
 import type { SetDrive } from './set-drive.js';
 import {
   BucketNotFoundError, InsufficientReadQuorumError, InvalidBucketNameError, ObjectNotFoundError,
@@ -53,13 +52,6 @@ export interface QuorumRecord {
 }
 
 const CACHED: ReadMetaOptions = Object.freeze({ cached: true });
-/** The GET/HEAD path's decoded records, shared by the process's sets: 8 MiB of record bytes at most. */
-const decodedRecords = new RecordMemo(8 * 1024 * 1024);
-
-/** Tests: the GET/HEAD path's shared records are handed out frozen, so that code changing one throws. */
-export function freezeSharedRecords(on: boolean): void {
-  decodedRecords.freeze = on;
-}
 
 /**
  * Data shards of the newest object version, which sets the record's read quorum; a record of delete markers
@@ -194,13 +186,10 @@ export class ErasureSet {
     return error;
   }
 
-  /**
-   * Reads and decodes every drive's metadata record of `key`. `cached`: records read before may answer (see
-   * Drive.readMeta), and the records are decoded once and shared, frozen (record-memo.ts).
-   */
+  /** Reads and decodes every drive's metadata record of `key` (`cached`: see Drive.readMeta). */
   readMetas(bucket: string, key: string, only?: readonly boolean[], cached = false): Promise<DriveResult<ObjectRecord>[]> {
-    if (!cached) return this.each((d) => d.readMeta(bucket, key).then(decodeObjectRecord), only);
-    return this.each((d) => d.readMeta(bucket, key, CACHED).then((bytes) => decodedRecords.decode(`${d.endpoint}\0${bucket}/${key}`, bytes)), only);
+    const opts = cached ? CACHED : undefined;
+    return this.each((d) => d.readMeta(bucket, key, opts).then(decodeObjectRecord), only);
   }
 
   /**

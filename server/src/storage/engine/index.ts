@@ -24,7 +24,6 @@ export type { HealQueueStatus } from './heal-queue.js';
 export type { DriveHealState, DriveHealStatus } from './drive-heal-tracker.js';
 export type { ScanCycleOptions, ScanCycleResult, ScannerOptions, ScannerStatus } from './scanner.js';
 export type { StorageLogger } from './erasure-set.js';
-export { freezeSharedRecords } from './erasure-set.js';
 export { LocalLocker } from './locker.js';
 export type { NamespaceLocker, Unlock } from './locker.js';
 export { MAX_KEY_BYTES, checkObjectName, compareUtf8 } from './object-name.js';
