@@ -30,8 +30,8 @@ export function deriveSigningKey(secret: string, date: string, region: string, s
   return key;
 }
 
-/** HMAC-SHA256 of a UTF-8 string. */
-export function hmac(key: Uint8Array, data: string): Buffer {
+/** HMAC-SHA256 of a UTF-8 string (the key derivation's four steps, once a day per credential). */
+function hmac(key: Uint8Array, data: string): Buffer {
   return createHmac('sha256', key).update(data, 'utf8').digest();
 }
 

@@ -25,3 +25,13 @@ test('set index and shard rotation are those of HMAC-SHA256-MOD for every key, s
     }
   }
 });
+
+test('one key in two deployments in turn gets each deployment\'s placement (the last answer is kept per deployment and key)', () => {
+  const [a, b] = ['deployment-a', 'deployment-b'];
+  for (const key of ['k', 'k', 'other', 'k']) {
+    for (const id of [a, b, a]) {
+      assert.equal(setIndexFor(id, key, 1000), Number(reference(id, key).readBigUInt64BE(0) % 1000n), `${id} ${key}`);
+      assert.equal(distributionFor(id, key, 16)[0], ((16 - (reference(id, key).readUInt32BE(8) % 16)) % 16) + 1);
+    }
+  }
+});

@@ -2,6 +2,8 @@ import { HmacSha256 } from '../../common/index.js';
 
 /** The deployments' MAC keys (one per process in practice; tests make many, hence the bound). */
 const macs = new Map<string, HmacSha256>();
+/** The last key's placement hash. */
+let last: { deploymentId: string; key: string; bytes: string } | undefined;
 
 /**
  * Object placement. MinIO uses siphash(key, deploymentID) mod setCount (REFERENCE.md fact 5);
@@ -12,13 +14,16 @@ const macs = new Map<string, HmacSha256>();
  * Returned as 32 latin1 characters, one per byte: no Buffer made on a GET's path (issue 9).
  */
 function placementBytes(deploymentId: string, key: string): string {
+  // A request asks twice for one key in a deployment of several sets (its set, then its drives' rotation).
+  if (last !== undefined && key === last.key && deploymentId === last.deploymentId) return last.bytes;
   let mac = macs.get(deploymentId);
   if (mac === undefined) {
     if (macs.size >= 64) macs.clear();
     mac = new HmacSha256(deploymentId);
     macs.set(deploymentId, mac);
   }
-  return mac.latin1(key);
+  last = { deploymentId, key, bytes: mac.latin1(key) };
+  return last.bytes;
 }
 
 /** Big-endian unsigned 32-bit integer of four latin1 characters from `at`. */
