@@ -75,12 +75,6 @@ export interface RenameDataOptions {
    * that does not know this option writes the record again, as before: the same outcome.
    */
   committed?: boolean;
-  /**
-   * A GET's fast path reads this drive's record of the key (it holds a data shard: ErasureSet.dataDrives): a local
-   * drive keeps the record it commits in the process's GET cache (meta-cache.ts; LocalDrive.renameData says when it
-   * does not). The others are left out: a GET never reads them from the cache, and they would take its room.
-   */
-  cache?: boolean;
 }
 
 /** One entry of {@link Drive.listVolumes}. */
@@ -192,8 +186,7 @@ export interface Drive {
   renameData(volume: string, key: string, meta: Uint8Array, opts: RenameDataOptions): Promise<Buffer | null>;
   /**
    * FileNotFoundError when the object has no metadata record on this drive. `cached`: the GET/HEAD fast path, which
-   * a local drive may answer from the record it read or committed last if no change of the key was recorded since
-   * (meta-cache.ts).
+   * a local drive may answer from the record it read last if no change of the key was recorded since (meta-cache.ts).
    */
   readMeta(volume: string, key: string, opts?: ReadMetaOptions): Promise<Buffer>;
   openShardReader(volume: string, key: string, dataDir: string, file: string): Promise<ShardReader>;

@@ -5,14 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileNotFoundError } from './drive-errors.js';
 import { LocalDrive } from './local-drive.js';
-import { changeLogFor } from './change-log.js';
 import { MAX_ENTRY_BYTES, MetaCache, forgetCachedMeta, metaCache, nextTurn } from './meta-cache.js';
 import { removeRecord } from '../../../test/helpers/drive-records.js';
 
 const CACHED = { cached: true };
 const noData = { srcDataPath: null, dataDir: null };
-/** A commit on a drive the GET fast path reads (RenameDataOptions.cache). */
-const kept = { ...noData, cache: true };
 
 async function fresh(t: { after(fn: () => Promise<void>): void }): Promise<{ root: string; drive: LocalDrive }> {
   const root = await mkdtemp(join(tmpdir(), 'svc-metacache-'));
@@ -110,46 +107,6 @@ test('cached reads: every change made through a drive of the same root is seen a
   assert.equal(metaCache.size.entries, entries - 1, "a deleted key's entry goes");
   await drive.renameData('b', 'k', Buffer.from('v4'), noData);
   assert.deepEqual(await drive.readMeta('b', 'k', CACHED), Buffer.from('v4'), 'absent answers are never kept');
-});
-
-test('write-through: a committed record answers the next cached read with no I/O, the bytes a disk read returns', async (t) => {
-  const { root, drive } = await fresh(t);
-  const record = Buffer.from('the record as committed');
-  await drive.renameData('b', 'k', record, kept);
-  assert.deepEqual(await drive.readMeta('b', 'k'), record, 'the disk holds what was committed');
-  forgetCachedMeta();
-  await drive.renameData('b', 'k', record, kept);
-  await removeByHand(root, 'k');
-  assert.deepEqual(await drive.readMeta('b', 'k', CACHED), record, 'answered from memory: the write left it');
-  await assert.rejects(drive.readMeta('b', 'k'), FileNotFoundError);
-
-  // A drive whose record the GET fast path does not read (no `cache`) keeps nothing.
-  await drive.renameData('b', 'parity', record, noData);
-  await removeByHand(root, 'parity');
-  await assert.rejects(drive.readMeta('b', 'parity', CACHED), FileNotFoundError);
-});
-
-test('write-through: a write that another change of the key overlapped leaves nothing; a failed one neither', async (t) => {
-  const { root, drive } = await fresh(t);
-  forgetCachedMeta();
-  const writing = drive.renameData('b', 'k', Buffer.from('v1'), kept);
-  // Another change of the key recorded while the write runs (as a peer's, through the storage RPC, would be): which
-  // of the two the disk holds last is not known to the write.
-  changeLogFor(root).touch('b', 'k');
-  await writing;
-  await removeByHand(root, 'k');
-  await assert.rejects(drive.readMeta('b', 'k', CACHED), FileNotFoundError, 'the overlapped write was not cached');
-
-  // A change of another key of the volume does not hold a write back.
-  const other = drive.renameData('b', 'k2', Buffer.from('v2'), kept);
-  changeLogFor(root).touch('b', 'elsewhere');
-  await other;
-  await removeByHand(root, 'k2');
-  assert.deepEqual(await drive.readMeta('b', 'k2', CACHED), Buffer.from('v2'));
-
-  // A commit that fails (no such volume) caches nothing.
-  await assert.rejects(drive.renameData('nobucket', 'k', Buffer.from('v3'), kept));
-  await assert.rejects(drive.readMeta('nobucket', 'k', CACHED));
 });
 
 test('cached reads: a repeat read does no I/O, is a copy, and a new format or forgetCachedMeta sends reads to the disk', async (t) => {
