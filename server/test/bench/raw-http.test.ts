@@ -138,13 +138,17 @@ test('a server that hangs up mid-body, answers what is not HTTP, or goes silent 
   scripts.set('/cut', (sock) => { sock.end('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly some'); });
   scripts.set('/junk', (sock) => { sock.write('SSH-2.0-OpenSSH\r\n\r\n'); });
   scripts.set('/silent', (sock) => { sock.write('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc'); });
-  const http = new RawHttp(origin, { timeoutMs: 300 });
+  // The hang-up and the junk get a long idle timeout: on a loaded CI machine a stalled event loop runs the
+  // expired timer before it reads the FIN, and the test would see the timeout instead of the hang-up.
+  const http = new RawHttp(origin, { timeoutMs: 30_000 });
+  const impatient = new RawHttp(origin, { timeoutMs: 300 });
   try {
     await assert.rejects(http.request('GET', '/cut', { host: 'x' }), /closed before the response ended/);
     await assert.rejects(http.request('GET', '/junk', { host: 'x' }), /not an HTTP\/1\.1 response/);
-    await assert.rejects(http.request('GET', '/silent', { host: 'x' }), /no answer from 127\.0\.0\.1:\d+ for 300 ms/);
+    await assert.rejects(impatient.request('GET', '/silent', { host: 'x' }), /no answer from 127\.0\.0\.1:\d+ for 300 ms/);
     assert.throws(() => new RawHttp('https://127.0.0.1:1'), /http:\/\/ only/);
   } finally {
     http.destroy();
+    impatient.destroy();
   }
 });
