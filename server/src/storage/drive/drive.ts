@@ -186,7 +186,8 @@ export interface Drive {
   renameData(volume: string, key: string, meta: Uint8Array, opts: RenameDataOptions): Promise<Buffer | null>;
   /**
    * FileNotFoundError when the object has no metadata record on this drive. `cached`: the GET/HEAD fast path, which
-   * a local drive may answer from the record it read last if no change of the key was recorded since (meta-cache.ts).
+   * a local drive may answer from the record it read or committed last if no change of the key was recorded since
+   * (meta-cache.ts).
    */
   readMeta(volume: string, key: string, opts?: ReadMetaOptions): Promise<Buffer>;
   openShardReader(volume: string, key: string, dataDir: string, file: string): Promise<ShardReader>;

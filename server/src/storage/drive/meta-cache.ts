@@ -1,5 +1,5 @@
 /**
- * Metadata records a GET read lately, kept so that the next GET of the same key on the same drive needs no I/O
+ * Metadata records a GET read or a drive committed lately, kept so that the next GET of the same key on the same drive needs no I/O
  * (issue 9: 4 KiB GET at 16 in flight ≥ 8,000/s). A GET's worker round trip to read `xl.meta` cost more of the event
  * loop than the rest of the request: a scratch build answering repeat reads from memory did 11,300–12,250 GETs/s
  * against 7,000–7,900, at 0.083–0.094 ms of server CPU per GET against 0.139–0.167 (docs/performance.md, fifteenth
@@ -8,14 +8,16 @@
  * An entry is the bytes a read returned and the drive's change-log stamp taken BEFORE that read (change-log.ts).
  * It answers only while the drive has recorded no change of the key since the stamp, so every change made through
  * the server — a PUT, a delete, a heal, on this node or from a peer through the storage RPC, a new format — makes
- * the next read go to the disk. What the change log cannot see (files changed by hand, or bits flipped on the disk)
+ * the next read go to the disk. A commit leaves the record it wrote, stamped right after its own change was recorded,
+ * unless another change of the key was recorded while it ran (LocalDrive.renameData: which reached the disk last is
+ * then not known). What the change log cannot see (files changed by hand, or bits flipped on the disk)
  * shows within change-log.ts's STAMP_MAX_AGE_MS (a minute): an older stamp is never honoured. Only the GET/HEAD fast
  * path reads through the cache; PUT's read of the current record, heal, the scanner and listings read the disk every
  * time.
  *
  * Memory is bounded: at most {@link CACHE_BYTES} of records over all drives, in one ring buffer (outside the V8
  * heap), the oldest dropped first, and no record larger than {@link MAX_ENTRY_BYTES}; ~27,000 small objects' records
- * at most, so this is a cache of what was read recently, not the object index.
+ * at most, so this is a cache of what was read or written recently, not the object index.
  */
 
 /** Bytes of records kept over all drives of the process. */

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { forgetCachedMeta } from '../drive/index.js';
 import { decodeObjectMeta } from '../format/index.js';
 import { get, pattern, put, testCluster } from './testing.js';
 import { mustReadRecord, writeRecord } from '../../../test/helpers/drive-records.js';
@@ -60,6 +61,9 @@ test('a corrupt inline shard is detected and healed inside the metadata record',
   const bad = Buffer.from(original);
   bad[at + 40] = bad[at + 40]! ^ 0x01;
   await writeRecord(root, 'bkt', 'small', bad);
+  // Bit rot the change log cannot see: the record the PUT's commit left in the GET cache would answer for up to a
+  // minute (meta-cache.ts); the GET must meet the damaged bytes, as it does once that entry is gone.
+  forgetCachedMeta();
   assert.ok((await get(st, 'bkt', 'small')).equals(data));
   await st.drainHeals();
   assert.deepEqual(decodeObjectMeta(await mustReadRecord(root, 'bkt', 'small')).inline, inline);
