@@ -75,6 +75,12 @@ export interface RenameDataOptions {
    * that does not know this option writes the record again, as before: the same outcome.
    */
   committed?: boolean;
+  /**
+   * A GET's fast path reads this drive's record of the key (it holds a data shard: ErasureSet.dataDrives): a local
+   * drive keeps the record it commits in the process's GET cache (meta-cache.ts; LocalDrive.renameData says when it
+   * does not). The others are left out: a GET never reads them from the cache, and they would take its room.
+   */
+  cache?: boolean;
 }
 
 /** One entry of {@link Drive.listVolumes}. */

@@ -11,6 +11,8 @@ import { removeRecord } from '../../../test/helpers/drive-records.js';
 
 const CACHED = { cached: true };
 const noData = { srcDataPath: null, dataDir: null };
+/** A commit on a drive the GET fast path reads (RenameDataOptions.cache). */
+const kept = { ...noData, cache: true };
 
 async function fresh(t: { after(fn: () => Promise<void>): void }): Promise<{ root: string; drive: LocalDrive }> {
   const root = await mkdtemp(join(tmpdir(), 'svc-metacache-'));
@@ -113,19 +115,24 @@ test('cached reads: every change made through a drive of the same root is seen a
 test('write-through: a committed record answers the next cached read with no I/O, the bytes a disk read returns', async (t) => {
   const { root, drive } = await fresh(t);
   const record = Buffer.from('the record as committed');
-  await drive.renameData('b', 'k', record, noData);
+  await drive.renameData('b', 'k', record, kept);
   assert.deepEqual(await drive.readMeta('b', 'k'), record, 'the disk holds what was committed');
   forgetCachedMeta();
-  await drive.renameData('b', 'k', record, noData);
+  await drive.renameData('b', 'k', record, kept);
   await removeByHand(root, 'k');
   assert.deepEqual(await drive.readMeta('b', 'k', CACHED), record, 'answered from memory: the write left it');
   await assert.rejects(drive.readMeta('b', 'k'), FileNotFoundError);
+
+  // A drive whose record the GET fast path does not read (no `cache`) keeps nothing.
+  await drive.renameData('b', 'parity', record, noData);
+  await removeByHand(root, 'parity');
+  await assert.rejects(drive.readMeta('b', 'parity', CACHED), FileNotFoundError);
 });
 
 test('write-through: a write that another change of the key overlapped leaves nothing; a failed one neither', async (t) => {
   const { root, drive } = await fresh(t);
   forgetCachedMeta();
-  const writing = drive.renameData('b', 'k', Buffer.from('v1'), noData);
+  const writing = drive.renameData('b', 'k', Buffer.from('v1'), kept);
   // Another change of the key recorded while the write runs (as a peer's, through the storage RPC, would be): which
   // of the two the disk holds last is not known to the write.
   changeLogFor(root).touch('b', 'k');
@@ -134,14 +141,14 @@ test('write-through: a write that another change of the key overlapped leaves no
   await assert.rejects(drive.readMeta('b', 'k', CACHED), FileNotFoundError, 'the overlapped write was not cached');
 
   // A change of another key of the volume does not hold a write back.
-  const other = drive.renameData('b', 'k2', Buffer.from('v2'), noData);
+  const other = drive.renameData('b', 'k2', Buffer.from('v2'), kept);
   changeLogFor(root).touch('b', 'elsewhere');
   await other;
   await removeByHand(root, 'k2');
   assert.deepEqual(await drive.readMeta('b', 'k2', CACHED), Buffer.from('v2'));
 
   // A commit that fails (no such volume) caches nothing.
-  await assert.rejects(drive.renameData('nobucket', 'k', Buffer.from('v3'), noData));
+  await assert.rejects(drive.renameData('nobucket', 'k', Buffer.from('v3'), kept));
   await assert.rejects(drive.readMeta('nobucket', 'k', CACHED));
 });
 

@@ -297,6 +297,11 @@ export class ErasureSet {
     return q;
   }
 
+  /** Per drive: whether it holds one of the K data shards of `key` in the set's layout (the drives readObjectMeta reads). */
+  dataDrives(key: string): boolean[] {
+    return distributionFor(this.deploymentId, key, this.n).map((shard) => shard <= this.k);
+  }
+
   /**
    * GET/HEAD fast path: the record from the K drives holding the data shards of `key` only (a 4 KiB GET read
    * every drive's metadata: half of its file operations on 4 drives, issue 9). K agreeing answers are the latest
@@ -307,8 +312,8 @@ export class ErasureSet {
    * does not see (a parity drive lacking the object) the scanner finds.
    */
   async readObjectMeta(bucket: string, key: string): Promise<QuorumRecord> {
-    const dist = distributionFor(this.deploymentId, key, this.n);
-    const mask = this.drives.map((d, i) => dist[i]! <= this.k && d.online && !d.lacksObjects);
+    const data = this.dataDrives(key);
+    const mask = this.drives.map((d, i) => data[i]! && d.online && !d.lacksObjects);
     if (mask.filter(Boolean).length < this.k) return this.readQuorumMeta(bucket, key);
     // The GET/HEAD fast path: records read before may answer (drive/meta-cache.ts); any disagreement below reads
     // every drive again from the disk.

@@ -96,3 +96,18 @@ test('bytes(): a healthy inline object in one buffer, whole or a range; undefine
   assert.equal(damaged.bytes?.(), undefined);
   assert.ok((await collect(damaged.read())).equals(data));
 });
+
+test('a PUT leaves its record in the GET cache of the drives its GETs read', async (t) => {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  const st = await c.open();
+  await st.makeBucket('bkt');
+  const data = pattern(3000);
+  forgetCachedMeta();
+  await put(st, 'bkt', 'fresh', data);
+  // Gone from every drive behind the server's back: only what the commits left answers the GET's fast path.
+  for (const root of c.sets[0]!) await removeRecord(root, 'bkt', 'fresh');
+  assert.ok((await get(st, 'bkt', 'fresh')).equals(data), 'read with no record on any disk');
+  forgetCachedMeta();
+  await assert.rejects(get(st, 'bkt', 'fresh'));
+});

@@ -144,8 +144,10 @@ export async function writeRecord(set: ErasureSet, bucket: string, key: string, 
   };
   // An undecodable record may have pointed at anything: the final rewrite below drops what `record` does not keep.
   const replacedData = (i: number): boolean => previousOf(i) === UNDECODABLE || dropped(i).length > 0;
+  // The drives a GET's fast path reads keep the record they commit for it (RenameDataOptions.cache).
+  const data = set.dataDrives(key);
   const commit = async (i: number): Promise<void> => {
-    const src = opts.src?.(i) ?? { srcDataPath: null, dataDir: null };
+    const src = { ...(opts.src?.(i) ?? { srcDataPath: null, dataDir: null }), cache: data[i] === true };
     const mine = encodeObjectRecord(driveRecord(record, i, opts.prev ?? null, opts.fresh, stale));
     written.set(i, mine);
     const drive = set.drives[i]!.drive;
