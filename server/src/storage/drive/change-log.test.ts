@@ -26,6 +26,26 @@ test('a change recorded while a read runs invalidates the stamp the read took be
   assert.equal(log.unchanged('b', '', 'k', beforeRead), false);
 });
 
+test('unchangedSince: a mark answers as a stamp taken at the same moment would, and nothing once forgotten', () => {
+  const log = new ChangeLog();
+  log.touch('b', 'k');
+  const m = log.mark();
+  assert.equal(log.unchangedSince('b', 'k', m), true);
+  log.touch('b', 'other');
+  log.touch('v2', 'k');
+  assert.equal(log.unchangedSince('b', 'k', m), true, 'another key, another volume');
+  log.touch('b', 'k/deeper');
+  assert.equal(log.unchangedSince('b', 'k', m), false, 'a key below it');
+  assert.equal(log.unchangedSince('b', 'k', log.mark()), true);
+  const before = log.mark();
+  log.touchAll();
+  assert.equal(log.unchangedSince('b', 'other', before), false, 'touchAll');
+  // Changes beyond MAX_CHANGES are forgotten: an older mark vouches for nothing, whatever key it asks about.
+  const old = log.mark();
+  for (let i = 0; i <= MAX_CHANGES; i++) log.touch('b', `f${i}`);
+  assert.equal(log.unchangedSince('b', 'never-touched', old), false);
+});
+
 test('touchAll, foreign and malformed stamps, and stamps past their age vouch for nothing', (t) => {
   const log = new ChangeLog();
   const s = log.stamp();

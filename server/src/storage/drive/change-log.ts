@@ -57,6 +57,21 @@ export class ChangeLog {
     return `${this.#epoch}:${this.#seq}:${Date.now()}`;
   }
 
+  /** The number of the latest change recorded: for {@link unchangedSince}, within this process. */
+  mark(): number {
+    return this.#seq;
+  }
+
+  /**
+   * True when no change of `key` in `volume` was recorded after `mark` (from {@link mark}) and none of those may have
+   * been forgotten: what {@link unchanged} answers for a stamp, without making and parsing one (a commit asks it of its
+   * own key: LocalDrive.renameData).
+   */
+  unchangedSince(volume: string, key: string, mark: number): boolean {
+    if (mark < this.#floor) return false;
+    return (this.#volumeChanged.get(volume) ?? 0) <= mark || (this.#changed.get(`${volume}/${key}`) ?? 0) <= mark;
+  }
+
   /** Records a change of `key` in `volume` (and of its ancestors: their deeper keys changed). Call once on disk. */
   touch(volume: string, key: string): void {
     const n = ++this.#seq;

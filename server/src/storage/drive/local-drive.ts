@@ -279,7 +279,7 @@ export class LocalDrive implements Drive {
       return null;
     }
     // Taken before this change touches the disk: see the write-through below.
-    const before = this.#l.changes.stamp();
+    const before = this.#l.changes.mark();
     let done = false;
     let previous: Buffer | null = null;
     try {
@@ -313,7 +313,7 @@ export class LocalDrive implements Drive {
       // which of the two reached the disk last is not known here. A change recorded after this one voids the entry as
       // it does a read's. Why: a GET of an object just written read its record from the disk (4 KiB objects, one GET
       // each right after the writes: ~20-25 % less server CPU per GET; docs/performance.md, thirty-second session).
-      const alone = done && opts.cache === true && this.#l.changes.unchanged(volume, '', key, before);
+      const alone = done && opts.cache === true && this.#l.changes.unchangedSince(volume, key, before);
       // Recorded once on disk (or failed half-way): listings read the key again (change-log.ts).
       this.#l.changes.touch(volume, key);
       if (alone) metaCache.set(this.#cacheId(volume, key), meta, this.#l.changes.stamp());
