@@ -1,4 +1,5 @@
-import { BITROT_HASH_SIZE, verifyFramedChunk } from './hasher.js';
+import { verifyFramedChunkOffloaded } from './hash-offload.js';
+import { BITROT_HASH_SIZE } from './hasher.js';
 import type { BitrotHasher } from './hasher.js';
 
 /**
@@ -56,7 +57,7 @@ export class BitrotReader {
 
   async readChunk(index: number, chunkLength: number): Promise<Buffer> {
     const framed = await this.#source.read(index * (BITROT_HASH_SIZE + this.#shardSize), BITROT_HASH_SIZE + chunkLength, this.#pooled);
-    return verifyFramedChunk(this.#hasher, framed, `${this.#where} chunk ${index}`);
+    return verifyFramedChunkOffloaded(this.#hasher, framed, `${this.#where} chunk ${index}`);
   }
 }
 

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BufferPool } from './buffer-pool.js';
+import { BufferPool, readBuffers } from './buffer-pool.js';
 
 const KiB = 1024;
+const FREE = 32 * 1024 * KiB;
 
 test('a recycled buffer is lent again for a read of the same class; the short last chunk of an object shares it', () => {
   const pool = new BufferPool();
@@ -50,4 +51,13 @@ test('beyond its budget the pool forgets buffers instead of keeping them', () =>
   const reused = again.filter((b) => lent.some((l) => l.buffer === b.buffer));
   assert.equal(reused.length, 2);
   assert.equal(pool.freeBytes, 0);
+});
+
+test('shard reads are lent in shared memory (a worker checks their bitrot hash in place); other pools in ordinary memory', () => {
+  const read = readBuffers.take(512 * KiB);
+  assert.ok(read.buffer instanceof SharedArrayBuffer);
+  readBuffers.recycle(read);
+  assert.ok(readBuffers.take(512 * KiB).buffer === read.buffer, 'recycled like any other');
+  assert.ok(new BufferPool().take(512 * KiB).buffer instanceof ArrayBuffer);
+  assert.ok(new BufferPool(FREE, { shared: true }).take(512 * KiB).buffer instanceof SharedArrayBuffer);
 });

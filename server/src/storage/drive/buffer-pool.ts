@@ -12,7 +12,7 @@
  * every other user stays correct by doing nothing.
  */
 
-import { pageAlignedArrayBuffer } from './direct-align.js';
+import { pageAlignedArrayBuffer, pageAlignedSharedBuffer } from './direct-align.js';
 
 const KiB = 1024;
 
@@ -38,16 +38,18 @@ export class BufferPool {
   readonly #free = new Map<number, ArrayBufferLike[]>();
   readonly #owned = new WeakMap<ArrayBufferLike, Lent>();
   readonly #freeBytesMax: number;
-  readonly #pageAligned: boolean;
+  readonly #allocate: (capacity: number) => ArrayBufferLike;
   #freeBytes = 0;
 
   /**
    * `pageAligned`: buffers that O_DIRECT reads go into (direct-read.ts), allocated page-aligned (direct-align.ts: a third
-   * of the speed from memory aligned to the logical block only); other pools take ordinary memory.
+   * of the speed from memory aligned to the logical block only); other pools take ordinary memory. `shared`: in
+   * SharedArrayBuffers, which another thread can read in place (shard reads: bitrot/hash-offload.ts).
    */
-  constructor(freeBytesMax = FREE_BYTES_MAX, opts: { pageAligned?: boolean } = {}) {
+  constructor(freeBytesMax = FREE_BYTES_MAX, opts: { pageAligned?: boolean; shared?: boolean } = {}) {
     this.#freeBytesMax = freeBytesMax;
-    this.#pageAligned = opts.pageAligned === true;
+    if (opts.pageAligned === true) this.#allocate = opts.shared === true ? pageAlignedSharedBuffer : pageAlignedArrayBuffer;
+    else this.#allocate = opts.shared === true ? (n) => new SharedArrayBuffer(n) : (n) => new ArrayBuffer(n);
   }
 
   /** Bytes of capacity held for reuse now. */
@@ -61,7 +63,7 @@ export class BufferPool {
     const capacity = Math.ceil(length / CLASS_STEP) * CLASS_STEP;
     let ab = this.#free.get(capacity)?.pop();
     if (ab === undefined) {
-      ab = this.#pageAligned ? pageAlignedArrayBuffer(capacity) : new ArrayBuffer(capacity);
+      ab = this.#allocate(capacity);
       this.#owned.set(ab, { capacity, out: true });
     } else {
       this.#freeBytes -= capacity;
@@ -91,5 +93,5 @@ export class BufferPool {
   }
 }
 
-/** The process's pool for shard reads. */
-export const readBuffers = new BufferPool(FREE_BYTES_MAX, { pageAligned: true });
+/** The process's pool for shard reads (shared: their bitrot hash is computed by a worker, bitrot/hash-offload.ts). */
+export const readBuffers = new BufferPool(FREE_BYTES_MAX, { pageAligned: true, shared: true });

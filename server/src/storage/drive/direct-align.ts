@@ -23,6 +23,17 @@ export function pageAlignedArrayBuffer(size: number): ArrayBuffer {
   return new Resizable(size, { maxByteLength: size });
 }
 
+/**
+ * pageAlignedArrayBuffer's shared twin: a growable SharedArrayBuffer, which V8 reserves by whole pages in the same
+ * way. For shard reads (buffer-pool.ts readBuffers), whose bitrot hash a worker computes in place
+ * (bitrot/hash-offload.ts).
+ */
+export function pageAlignedSharedBuffer(size: number): SharedArrayBuffer {
+  // ES2024's growable SharedArrayBuffer (Node 20); the project's lib is ES2023.
+  const Growable = SharedArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => SharedArrayBuffer;
+  return new Growable(size, { maxByteLength: size });
+}
+
 export function isEinval(err: unknown): boolean {
   return (err as NodeJS.ErrnoException | undefined)?.code === 'EINVAL';
 }

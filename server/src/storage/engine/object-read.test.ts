@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { offloadedHashes } from '../bitrot/hash-offload.js';
 import { forgetCachedMeta } from '../drive/index.js';
 import { decodeObjectMeta } from '../format/index.js';
 import { collect, get, pattern, put, testCluster } from './testing.js';
@@ -33,7 +34,11 @@ test('GET reads the data-shard drives first and asks a parity drive only when a 
   const [p1, p2] = shard.flatMap((s, i) => (s > 2 ? [i] : [])) as [number, number];
   // A parity drive lost the object's metadata: a healthy read never needs it, so the fast path still answers.
   await removeRecord(roots[p1]!, 'bkt', 'obj');
+  const hashed = offloadedHashes();
   assert.ok((await get(st, 'bkt', 'obj')).equals(data));
+  // Two full blocks of two 512 KiB data chunks were checked by the bitrot worker (bitrot/hash-offload.ts); the
+  // last block's chunks are small and checked here. The damage below is found by the worker's hash.
+  assert.equal(offloadedHashes() - hashed, 4);
   // Now a data shard is damaged too: the read must fetch a parity drive's metadata, find p1 without the object,
   // and decode from the other data shard and p2.
   const bad = await readFile(part[dataDrive]!);
