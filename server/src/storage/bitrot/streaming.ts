@@ -1,5 +1,5 @@
 import { verifyFramedChunkOffloaded } from './hash-offload.js';
-import { BITROT_HASH_SIZE } from './hasher.js';
+import { BITROT_HASH_SIZE, verifyFramedChunk } from './hasher.js';
 import type { BitrotHasher } from './hasher.js';
 
 /**
@@ -38,6 +38,19 @@ export class BitrotWriter {
   }
 }
 
+/** Options of a {@link BitrotReader}. */
+export interface BitrotReaderOptions {
+  /** Chunks may be views of lent buffers (ShardReader.read); for readers whose consumer recycles them. */
+  pooled?: boolean;
+  /**
+   * Large chunks in shared memory are checked by the hash worker (hash-offload.ts). For a large object's GET, which
+   * streams many blocks and is bound by the event loop; a small one's is bound by its latency, and the hand-off adds
+   * a thread wake-up per chunk (1 MiB GET at 1 in flight: ~15 % slower with it; docs/performance.md, thirty-third
+   * session).
+   */
+  offload?: boolean;
+}
+
 /** Reads chunk `i` of a framed shard file and verifies it (BitrotMismatchError on mismatch). */
 export class BitrotReader {
   readonly #source: ChunkSource;
@@ -45,19 +58,21 @@ export class BitrotReader {
   readonly #shardSize: number;
   readonly #where: string;
   readonly #pooled: boolean;
+  readonly #offload: boolean;
 
-  /** `pooled`: chunks may be views of lent buffers (ShardReader.read); for readers whose consumer recycles them. */
-  constructor(source: ChunkSource, hasher: BitrotHasher, shardSize: number, where: string, pooled = false) {
+  constructor(source: ChunkSource, hasher: BitrotHasher, shardSize: number, where: string, opts: BitrotReaderOptions = {}) {
     this.#source = source;
     this.#hasher = hasher;
     this.#shardSize = shardSize;
     this.#where = where;
-    this.#pooled = pooled;
+    this.#pooled = opts.pooled === true;
+    this.#offload = opts.offload === true;
   }
 
   async readChunk(index: number, chunkLength: number): Promise<Buffer> {
     const framed = await this.#source.read(index * (BITROT_HASH_SIZE + this.#shardSize), BITROT_HASH_SIZE + chunkLength, this.#pooled);
-    return verifyFramedChunkOffloaded(this.#hasher, framed, `${this.#where} chunk ${index}`);
+    const where = `${this.#where} chunk ${index}`;
+    return this.#offload ? verifyFramedChunkOffloaded(this.#hasher, framed, where) : verifyFramedChunk(this.#hasher, framed, where);
   }
 }
 

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { BitrotReader, verifyFramedChunk } from '../bitrot/index.js';
+import { BitrotReader, verifyFramedChunk, type BitrotReaderOptions } from '../bitrot/index.js';
 import type { ShardReader } from '../drive/index.js';
 import { FileNotFoundError } from '../drive/index.js';
 import { ErasureCodec, blockLength, chunkLength, readPartRange, shardSize } from '../erasure/index.js';
@@ -19,6 +19,14 @@ import { selectVersion } from './versions.js';
  * missing or fails its bitrot check). Damage seen while reading queues a deep heal (MRF).
  */
 
+/**
+ * Objects from this size on have the bitrot hash of their chunks computed by the hash worker on a GET
+ * (bitrot/hash-offload.ts): their GETs stream many blocks and the event loop bounds them (64 MiB at 4 in flight
+ * +9–15 %), while a 1 MiB GET at 1 in flight lost ~15 % to the hand-off's wake-ups (docs/performance.md, thirty-third
+ * session). Eight blocks of the default 1 MiB.
+ */
+export const OFFLOAD_MIN_OBJECT_BYTES = 8 * 1024 * 1024;
+
 /** Reads verified chunks of one part from the drives that agree on the object version. */
 class PartShards implements ShardProvider {
   readonly #set: ErasureSet;
@@ -29,7 +37,7 @@ class PartShards implements ShardProvider {
   readonly #stride: number;
   readonly #readers = new Map<number, Promise<BitrotReader>>();
   readonly #opened: Promise<ShardReader>[] = [];
-  readonly #pooled: boolean;
+  readonly #opts: BitrotReaderOptions;
 
   constructor(set: ErasureSet, bucket: string, q: QuorumMeta, part: number, pooled: boolean) {
     this.#set = set;
@@ -38,7 +46,8 @@ class PartShards implements ShardProvider {
     this.#part = part;
     this.#byShard = shardDrives(q.meta.erasure.distribution);
     this.#stride = shardSize(q.meta.erasure.blockSize, q.meta.erasure.k);
-    this.#pooled = pooled;
+    // A GET's (pooled) reads of a large object have their chunks' bitrot hash computed off the event loop.
+    this.#opts = { pooled, offload: pooled && q.meta.size >= OFFLOAD_MIN_OBJECT_BYTES };
   }
 
   #reader(i: number): Promise<BitrotReader> {
@@ -49,7 +58,7 @@ class PartShards implements ShardProvider {
       const opened = slot.drive.openShardReader(this.#bucket, meta.key, meta.dataDir!, `part.${this.#part}`);
       opened.catch(() => undefined);
       this.#opened.push(opened);
-      r = opened.then((sr) => new BitrotReader(sr, this.#set.hasher, this.#stride, `${slot.drive.endpoint} ${meta.key} part ${this.#part}`, this.#pooled));
+      r = opened.then((sr) => new BitrotReader(sr, this.#set.hasher, this.#stride, `${slot.drive.endpoint} ${meta.key} part ${this.#part}`, this.#opts));
       this.#readers.set(i, r);
     }
     return r;
