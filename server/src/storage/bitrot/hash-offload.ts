@@ -6,10 +6,11 @@ import { HASH_WORKER_SOURCE } from './hash-worker-source.js';
  * The bitrot check of large chunks read for a GET, hashed by a worker thread in place (issue 9 point 1: 64 MiB GET
  * at 4 in flight ≥ 1.2 GiB/s). On the event loop, HighwayHash of chunks that come cold from O_DIRECT reads took
  * ~15 ms of a 64 MiB GET's ~57 and the loop was the bound: a scratch build without the check read 1,310–1,456 MiB/s
- * against 1,089–1,275. With the hash here, alternated with the loop's, 1,181–1,594 against 1,066–1,391 MiB/s at the
- * same server CPU per GET (docs/performance.md, thirty-third session). The chunk's bytes are not copied: shard reads
- * go into SharedArrayBuffers (drive/buffer-pool.ts readBuffers), which the worker reads where they are. Chunks in
- * other memory, and small ones, are hashed on the caller's thread as before.
+ * against 1,089–1,275. With the hash here, alternated with the build before, 1,252–1,498 against 1,063–1,358 MiB/s
+ * at the same server CPU per GET (docs/performance.md, thirty-third session). The chunk's bytes are not copied: shard
+ * reads go into SharedArrayBuffers (drive/buffer-pool.ts readBuffers), which the worker reads where they are. Chunks
+ * in other memory, and small ones, are hashed on the caller's thread as before, and so are the chunks of objects
+ * under engine/object-read.ts OFFLOAD_MIN_OBJECT_BYTES (BitrotReaderOptions.offload: their GETs are latency-bound).
  *
  * One worker: it hashes ~4 GiB/s of such chunks, several times what the disk delivers here. Started on first use,
  * it never holds the process open while idle. If it fails, the hash is computed on the caller's thread: a failed
