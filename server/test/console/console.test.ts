@@ -116,12 +116,17 @@ test('3: a 50 MiB upload through the browser is listed, downloads with the same 
     await page.getByLabel('New bucket name').fill('uploads');
     await page.getByRole('button', { name: 'Create' }).click();
     await page.getByTestId('bucket').filter({ hasText: 'uploads' }).click();
-    // Warm-up: the first large transfer grows the heap and the allocator's pools once (about 30 MiB, whatever the
-    // size); the measured transfer after it shows what one more file costs, which buffering would make >= 50 MiB.
+    // Warm-up: the first large transfers grow the heap and the allocator's pools once (about 30 MiB, whatever the
+    // size), and the first large download starts the GET's bitrot-hash worker thread (bitrot/hash-offload.ts) and fills
+    // the read-buffer pool; the measured transfers after them show what one more file costs, which buffering would
+    // make >= 50 MiB.
     const warm = join(dir, 'warmup.bin');
     linkSync(file, warm);
     await page.getByTestId('upload-input').setInputFiles(warm);
-    await page.locator('[data-testid=object-row][data-key="warmup.bin"]').waitFor({ timeout: 300_000 });
+    const warmRow = page.locator('[data-testid=object-row][data-key="warmup.bin"]');
+    await warmRow.waitFor({ timeout: 300_000 });
+    const [warmDownload] = await Promise.all([page.waitForEvent('download'), warmRow.getByTestId('download').click()]);
+    await warmDownload.saveAs(join(dir, 'warmup-downloaded.bin'));
     const pid = svc.proc.pid!;
     const baseline = rssBytes(pid);
     let peak = baseline;
