@@ -28,12 +28,15 @@ let worker: JobWorker | undefined;
 let offloaded = 0;
 
 function hashWorker(): JobWorker {
-  worker ??= new JobWorker(HASH_WORKER_SOURCE, {
-    onExit: () => { worker = undefined; },
+  if (worker !== undefined) return worker;
+  const started: JobWorker = new JobWorker(HASH_WORKER_SOURCE, {
+    // A worker stopped before (stopHashWorker) reports its exit late: it must not drop its successor.
+    onExit: () => { if (worker === started) worker = undefined; },
     failure: (err) => new ServerError('ERR_BITROT_WORKER', `bitrot hash worker stopped: ${err.message}`),
     workerData: { url: import.meta.resolve('highwayhasher'), key: Uint8Array.from(BITROT_KEY).buffer },
   });
-  return worker;
+  worker = started;
+  return started;
 }
 
 /**
