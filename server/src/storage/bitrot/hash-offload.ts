@@ -1,5 +1,5 @@
 import { JobWorker, ServerError } from '../../common/index.js';
-import { BITROT_HASH_SIZE, BITROT_KEY, BitrotMismatchError, verifyFramedChunk, type BitrotHasher } from './hasher.js';
+import { BITROT_HASH_SIZE, BITROT_KEY, checkFramed, verifyFramedChunk, type BitrotHasher } from './hasher.js';
 import { HASH_WORKER_SOURCE } from './hash-worker-source.js';
 
 /**
@@ -47,9 +47,7 @@ export async function verifyFramedChunkOffloaded(hasher: BitrotHasher, framed: B
   if (!(framed.buffer instanceof SharedArrayBuffer) || framed.length < BITROT_HASH_SIZE + OFFLOAD_MIN_BYTES) {
     return verifyFramedChunk(hasher, framed, where);
   }
-  const data = framed.subarray(BITROT_HASH_SIZE);
-  if (!(await workerHash(hasher, data)).equals(framed.subarray(0, BITROT_HASH_SIZE))) throw new BitrotMismatchError(where);
-  return data;
+  return checkFramed(framed, await workerHash(hasher, framed.subarray(BITROT_HASH_SIZE)), where);
 }
 
 /** The worker's hash of `data` (in a SharedArrayBuffer), or `hasher`'s on this thread if the worker failed. */

@@ -48,8 +48,15 @@ export function loadBitrotHasher(): Promise<BitrotHasher> {
 /** Returns the data part of a framed chunk (hash ‖ data) after checking the hash. */
 export function verifyFramedChunk(hasher: BitrotHasher, framed: Buffer, where: string): Buffer {
   if (framed.length < BITROT_HASH_SIZE) throw new BitrotMismatchError(where);
-  const data = framed.subarray(BITROT_HASH_SIZE);
-  const want = framed.subarray(0, BITROT_HASH_SIZE);
-  if (!hasher.hash(data).equals(want)) throw new BitrotMismatchError(where);
-  return data;
+  return checkFramed(framed, hasher.hash(framed.subarray(BITROT_HASH_SIZE)), where);
+}
+
+/**
+ * The data part of `framed` (hash ‖ data, at least BITROT_HASH_SIZE long) when `hash`, computed of that data, is the
+ * one stored before it; BitrotMismatchError naming `where` otherwise. What every check ends with, wherever the hash
+ * was computed (hash-offload.ts: in a worker).
+ */
+export function checkFramed(framed: Buffer, hash: Uint8Array, where: string): Buffer {
+  if (!framed.subarray(0, BITROT_HASH_SIZE).equals(hash)) throw new BitrotMismatchError(where);
+  return framed.subarray(BITROT_HASH_SIZE);
 }
