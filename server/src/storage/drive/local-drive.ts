@@ -454,7 +454,7 @@ export class LocalDrive implements Drive {
     // Taken before the read: a change that lands while it runs is recorded after the stamp and voids the entry.
     const stamp = this.#l.changes.stamp();
     const bytes = await this.#readMeta(volume, key);
-    metaCache.set(id, bytes, stamp);
+    metaCache.offerRead(id, bytes, stamp);
     return bytes;
   }
 

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileNotFoundError } from './drive-errors.js';
 import { LocalDrive } from './local-drive.js';
-import { changeLogFor } from './change-log.js';
-import { MAX_ENTRY_BYTES, MetaCache, forgetCachedMeta, metaCache, nextTurn } from './meta-cache.js';
+import { STAMP_MAX_AGE_MS, changeLogFor } from './change-log.js';
+import { DOORKEEPER_IDS, MAX_ENTRY_BYTES, MetaCache, forgetCachedMeta, metaCache, nextTurn } from './meta-cache.js';
 import { removeRecord } from '../../../test/helpers/drive-records.js';
 
 const CACHED = { cached: true };
@@ -49,6 +49,59 @@ test('MetaCache: the oldest records go first once the ring is full; oversized re
   const off = new MetaCache(0);
   off.set('x', Buffer.alloc(1), 's');
   assert.equal(off.get('x'), undefined, 'a budget of 0 keeps nothing');
+});
+
+/** Reads `ids` in order through `cache` as a GET does (a miss offers the record read): the number of hits. */
+function readAll(cache: MetaCache, ids: readonly string[], entry: number): number {
+  let hits = 0;
+  for (const id of ids) {
+    if (cache.get(id) !== undefined) hits++;
+    else cache.offerRead(id, Buffer.alloc(entry, id.length), 's');
+  }
+  return hits;
+}
+
+test('MetaCache: a reader going over a few more keys than the ring holds, in the order written, still hits most', () => {
+  const entry = 1000;
+  const cache = new MetaCache(100 * entry);
+  const ids = Array.from({ length: 110 }, (_, i) => `k${i}`);
+  for (const id of ids) cache.set(id, Buffer.alloc(entry), 's'); // the PUTs' write-through: the last 100 kept
+  // Every read kept on a miss would push out the next key to be read (the oldest): no read would ever hit.
+  const hits = [readAll(cache, ids, entry), readAll(cache, ids, entry), readAll(cache, ids, entry)];
+  assert.equal(hits[0], 100, 'first pass: the 100 records written last');
+  for (const h of hits.slice(1)) assert.ok(h >= 80, `later passes hit ${hits.join(', ')} of 110`);
+  assert.ok(cache.size.bytes <= 100 * entry);
+});
+
+test('MetaCache: a refused read is kept at its second miss; records older than a minute make room at once', (t) => {
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+  const entry = 1000;
+  const cache = new MetaCache(4 * entry);
+  for (const id of ['a', 'b', 'c', 'd']) cache.set(id, Buffer.alloc(entry), 's');
+  cache.offerRead('hot', Buffer.alloc(entry, 1), 's');
+  assert.equal(cache.get('hot'), undefined, 'the ring is full of records kept just now');
+  assert.ok(cache.get('a') !== undefined);
+  cache.offerRead('hot', Buffer.alloc(entry, 2), 't');
+  assert.equal(cache.get('hot')?.stamp, 't', 'kept at its second miss');
+  assert.equal(cache.get('a'), undefined, 'the oldest went for it');
+  t.mock.timers.tick(STAMP_MAX_AGE_MS + 1);
+  cache.offerRead('cold', Buffer.alloc(entry, 3), 's');
+  assert.ok(cache.get('cold')?.bytes.equals(Buffer.alloc(entry, 3)), 'records a minute old cannot answer any more: no refusal');
+  // Room still free, or a replaced id's own bytes: kept at once.
+  const roomy = new MetaCache(10 * entry);
+  roomy.set('x', Buffer.alloc(entry), 's');
+  roomy.offerRead('x', Buffer.alloc(entry, 5), 'u');
+  roomy.offerRead('y', Buffer.alloc(entry, 6), 'u');
+  assert.equal(roomy.get('x')?.stamp, 'u');
+  assert.equal(roomy.get('y')?.stamp, 'u');
+  // The doorkeeper's memory is bounded: it forgets every refused id together once DOORKEEPER_IDS gathered.
+  const full = new MetaCache(2 * entry);
+  full.set('a', Buffer.alloc(entry), 's');
+  full.set('b', Buffer.alloc(entry), 's');
+  for (let i = 0; i <= DOORKEEPER_IDS; i++) full.offerRead(`z${i}`, Buffer.alloc(entry), 's');
+  full.offerRead('z0', Buffer.alloc(entry), 's');
+  assert.equal(full.get('z0'), undefined, 'forgotten with the others');
+  assert.deepEqual(full.size, { bytes: 2 * entry, entries: 2 });
 });
 
 test('MetaCache: over many turns of the ring every entry still holds the bytes it was given', () => {

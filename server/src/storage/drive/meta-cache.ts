@@ -20,10 +20,14 @@
  * at most, so this is a cache of what was read or written recently, not the object index.
  */
 
+import { STAMP_MAX_AGE_MS } from './change-log.js';
+
 /** Bytes of records kept over all drives of the process. */
 export const CACHE_BYTES = 64 * 1024 * 1024;
 /** Larger records (objects with many versions or large inline shards) are read from the disk every time. */
 export const MAX_ENTRY_BYTES = 64 * 1024;
+/** Ids a read's record was refused for, remembered until this many have gathered (then forgotten together). */
+export const DOORKEEPER_IDS = 16_384;
 
 interface Entry {
   /** Where the record's bytes are in the ring. */
@@ -50,7 +54,9 @@ export class MetaCache {
    * deleted since are recognised and skipped. Kept apart from the map: moving a key to a map's end costs V8 time
    * that grows with the map's size (change-log.ts).
    */
-  #order: { id: string; off: number }[] = [];
+  #order: { id: string; off: number; at: number }[] = [];
+  /** See {@link offerRead}. */
+  readonly #refused = new Set<string>();
   #first = 0;
   #used = 0;
 
@@ -80,13 +86,33 @@ export class MetaCache {
     for (let f = this.#front(); f !== undefined && f.off >= this.#head && f.off < end; f = this.#front()) this.#evictFront();
     this.#ring.set(bytes, this.#head);
     this.#entries.set(id, { off: this.#head, len, stamp });
-    this.#order.push({ id, off: this.#head });
+    this.#order.push({ id, off: this.#head, at: Date.now() });
     this.#used += len;
     this.#head = end;
     if (this.#first > 4096 && this.#first * 2 > this.#order.length) {
       this.#order = this.#order.slice(this.#first);
       this.#first = 0;
     }
+  }
+
+  /**
+   * Keeps a record a GET read from the disk, as {@link set} does, unless making room for it would drop a record kept
+   * less than a minute ago (one that can still answer: change-log.ts's STAMP_MAX_AGE_MS) and the id's read was not
+   * refused before. Why: the ring drops its oldest records first, and a reader going over more keys than the ring
+   * holds, in the order they were written, asks next for the very records each kept read pushes out: every read
+   * missed (4 KiB GETs of the bench's 14,000-15,000 objects just written ran at 7,100-7,300/s instead of 10,800-11,500
+   * whenever the PUTs had written a few per cent more records than the ring holds; docs/performance.md,
+   * thirty-fourth session). A refused id is remembered (up to {@link DOORKEEPER_IDS}), so a key read again soon is
+   * kept at its second miss: a few hot keys among many writes are still answered from memory.
+   */
+  offerRead(id: string, bytes: Uint8Array, stamp: string): void {
+    this.delete(id);
+    if (this.#refused.delete(id) || !this.#dropsRecent(bytes.length)) {
+      this.set(id, bytes, stamp);
+      return;
+    }
+    if (this.#refused.size >= DOORKEEPER_IDS) this.#refused.clear();
+    this.#refused.add(id);
   }
 
   delete(id: string): void {
@@ -99,6 +125,7 @@ export class MetaCache {
   /** Forgets every entry: the next reads go to the disk. */
   clear(): void {
     this.#entries.clear();
+    this.#refused.clear();
     this.#order = [];
     this.#first = 0;
     this.#head = 0;
@@ -110,7 +137,23 @@ export class MetaCache {
     return { bytes: this.#used, entries: this.#entries.size };
   }
 
-  #front(): { id: string; off: number } | undefined {
+  /** True when keeping `len` bytes now would drop a live record kept within STAMP_MAX_AGE_MS (as {@link set} would). */
+  #dropsRecent(len: number): boolean {
+    if (len > MAX_ENTRY_BYTES || len > this.#max || len === 0) return false;
+    const recent = Date.now() - STAMP_MAX_AGE_MS;
+    const live = (f: { id: string; off: number; at: number }): boolean => f.at > recent && this.#entries.get(f.id)?.off === f.off;
+    let head = this.#head;
+    let i = this.#first;
+    if (head + len > this.#max) {
+      for (; i < this.#order.length && this.#order[i]!.off >= head; i++) if (live(this.#order[i]!)) return true;
+      head = 0;
+    }
+    const end = head + len;
+    for (; i < this.#order.length && this.#order[i]!.off >= head && this.#order[i]!.off < end; i++) if (live(this.#order[i]!)) return true;
+    return false;
+  }
+
+  #front(): { id: string; off: number; at: number } | undefined {
     return this.#order[this.#first];
   }
 
