@@ -17,7 +17,9 @@
  *
  * Memory is bounded: at most {@link CACHE_BYTES} of records over all drives, in one ring buffer (outside the V8
  * heap), the oldest dropped first, and no record larger than {@link MAX_ENTRY_BYTES}; ~27,000 small objects' records
- * at most, so this is a cache of what was read or written recently, not the object index.
+ * at most, so this is a cache of what was read or written recently, not the object index. A commit's record is always
+ * kept; a read's only when it drops nothing recent, or at its key's second miss ({@link MetaCache.offerRead}), so a
+ * reader going over more keys than the ring holds still hits most of them.
  */
 
 import { STAMP_MAX_AGE_MS } from './change-log.js';
