@@ -40,7 +40,7 @@ export const ERROR_CODES = {
   ERR_UPLOAD_NOT_FOUND: 'The multipart upload does not exist.',
   ERR_VOLUME_EXISTS: 'A volume (bucket directory) already exists on a drive.',
   ERR_VOLUME_NOT_FOUND: 'A volume (bucket directory) is missing on a drive.',
-  ERR_WRITE_QUORUM: 'Fewer drives than the write quorum accepted a write.',
+  ERR_WRITE_QUORUM: 'Fewer drives than the write quorum accepted a write. When at least half of the drives that failed had no space left, the error is a StorageFullError and S3 clients read "Storage is full" with how to free space.',
 } as const satisfies Record<`ERR_${string}`, string>;
 
 /** A registered internal error code. */

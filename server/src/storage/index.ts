@@ -16,7 +16,7 @@ export type {
 export { ObjectLockedError } from './engine/index.js';
 export {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketRecordCache, BucketNotFoundError, DeleteMarkerReadError, EntityTooSmallError,
-  FormatMismatchError, IncompleteBodyError, InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError,
+  FormatMismatchError, IncompleteBodyError, InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError, StorageFullError,
   InvalidObjectNameError, InvalidPartError, InvalidPartOrderError, InvalidStorageConfigError, LocalLocker,
   MAX_KEY_BYTES, MIN_PART_SIZE, ObjectNotFoundError, UploadNotFoundError, VersionNotFoundError, openPools, openStorage,
 } from './engine/index.js';

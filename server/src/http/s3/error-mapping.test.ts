@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { SigV4Error } from '../../auth/index.js';
 import {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, EntityTooSmallError, IncompleteBodyError,
-  InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError, InvalidObjectNameError, InvalidPartError,
+  InsufficientReadQuorumError, InsufficientWriteQuorumError, StorageFullError, InvalidBucketNameError, InvalidObjectNameError, InvalidPartError,
   InvalidPartOrderError, ObjectNotFoundError, UploadNotFoundError,
 } from '../../storage/index.js';
 import { BodyTooLargeError } from '../shared/index.js';
@@ -44,6 +44,10 @@ test('engine messages never reach clients except for client-written ones', () =>
   assert.equal(toS3Error(new BucketNotFoundError('secret-bucket')).error.message, 'The specified bucket does not exist.');
   assert.equal(toS3Error(new InvalidObjectNameError('key contains NUL')).error.message, 'key contains NUL');
   assert.match(toS3Error(new InsufficientWriteQuorumError('set 3 drive /mnt/x')).error.message, /write quorum lost.*bring drives back online/);
+  const full = toS3Error(new StorageFullError('set 3 drive /mnt/x (2 with no space left)'));
+  assert.equal(full.error.code, 'ServiceUnavailable');
+  assert.match(full.error.message, /^Storage is full: .*free space/);
+  assert.doesNotMatch(full.error.message, /mnt/, 'no internals');
 });
 
 test('SigV4 errors keep their client-safe message and details', () => {

@@ -3,6 +3,7 @@ import { SigV4Error, type SigV4ErrorCode } from '../../auth/index.js';
 import {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, EntityTooSmallError, IncompleteBodyError,
   InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError, InvalidObjectNameError, InvalidPartError, InvalidPartOrderError,
+  StorageFullError,
   DeleteMarkerReadError, ObjectLockedError, ObjectNotFoundError, UploadNotFoundError, VersionNotFoundError, type DeleteMarkerInfo,
 } from '../../storage/index.js';
 import { MalformedPolicyError } from '../../iam/index.js';
@@ -53,6 +54,12 @@ const ERROR_TABLE: ReadonlyArray<readonly [ErrorClass, Mapping]> = [
   [IncompleteBodyError, { code: 'IncompleteBody' }],
   [InvalidObjectNameError, { code: 'InvalidArgument', passMessage: true }],
   [InvalidBucketNameError, { code: 'InvalidBucketName' }],
+  // Before its parent class: a write that lost its quorum to full drives (engine/quorum-loss.ts). Still 503, which SDKs
+  // retry with backoff (space may be freed meanwhile); MinIO answers 507 XMinioStorageFull, outside AWS's vocabulary.
+  [StorageFullError, {
+    code: 'ServiceUnavailable',
+    message: 'Storage is full: too many drives have no space left for this write; free space (delete objects, old versions or incomplete uploads) or add a pool, then retry.',
+  }],
   [InsufficientWriteQuorumError, {
     code: 'ServiceUnavailable',
     message: 'Storage does not have enough drives online for a write (write quorum lost); bring drives back online and retry.',

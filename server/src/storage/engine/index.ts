@@ -9,7 +9,7 @@ export type {
 export { ObjectLockedError } from './retention.js';
 export {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, EntityTooSmallError, FormatMismatchError,
-  IncompleteBodyError, InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError,
+  IncompleteBodyError, InsufficientReadQuorumError, InsufficientWriteQuorumError, InvalidBucketNameError, StorageFullError,
   DeleteMarkerReadError, InvalidObjectNameError, InvalidPartError, InvalidPartOrderError, InvalidStorageConfigError, ObjectNotFoundError,
   UploadNotFoundError, VersionNotFoundError,
 } from './storage-errors.js';

@@ -10,6 +10,7 @@ import type {
   PutObjectOptions, SystemMetadataName,
 } from './object-layer.js';
 import { checkBody, commitObject, dropTemp, encodeToTemp, layoutFor } from './object-write.js';
+import { writeQuorumLost } from './quorum-loss.js';
 import { toLockMeta } from './lock-state.js';
 import {
   EntityTooSmallError, InsufficientWriteQuorumError, InvalidPartError, InvalidPartOrderError, UploadNotFoundError,
@@ -118,7 +119,9 @@ export async function putPart(
       await d.writeSysFile(`${dir}/part.${partNumber}.meta`, data);
     }, mask);
     const wq = writeQuorum(rec.k, rec.m);
-    if (countOk(res) < wq) throw new InsufficientWriteQuorumError(`part ${partNumber}: ${countOk(res)} of ${set.n} drives committed`);
+    if (countOk(res) < wq) {
+      throw writeQuorumLost(`part ${partNumber}: ${countOk(res)} of ${set.n} drives committed`, res.map((r) => (r.ok ? undefined : r.error)));
+    }
     return toPartInfo(part);
   } finally {
     await dropTemp(set, tmpDir);

@@ -9,6 +9,7 @@ import type { ErasureSet } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
 import type { ObjectInfo, PutObjectOptions, VersioningState } from './object-layer.js';
 import { distributionFor } from './placement.js';
+import { writeQuorumLost } from './quorum-loss.js';
 import { BadDigestError, IncompleteBodyError, InsufficientWriteQuorumError } from './storage-errors.js';
 import { currentRecord, recordWith, writeRecord } from './versions.js';
 import { assertHeld } from './locker.js';
@@ -73,8 +74,8 @@ export async function encodeToTemp(
         return r.ok ? r.value : null;
       });
     },
-    quorumError: (errors) => new InsufficientWriteQuorumError(
-      `write quorum ${wq} lost: ${errors.filter((e) => e !== undefined).length} of ${set.n} drives failed`,
+    quorumError: (errors) => writeQuorumLost(
+      `write quorum ${wq} lost: ${errors.filter((e) => e !== undefined).length} of ${set.n} drives failed`, errors,
     ),
     tooLargeError: () => new IncompleteBodyError(`body is longer than the declared ${expectedSize} bytes`),
   });

@@ -62,6 +62,11 @@ export class IncompleteBodyError extends ServerError {
 export class InsufficientWriteQuorumError extends ServerError {
   constructor(message = 'storage lacks write quorum') { super('ERR_WRITE_QUORUM', message); }
 }
+/**
+ * Write quorum lost to drives with no space left (quorum-loss.ts). A subclass: whatever handles a lost quorum handles
+ * it; the S3 edge tells the operator to free space rather than to bring drives back online.
+ */
+export class StorageFullError extends InsufficientWriteQuorumError {}
 export class InsufficientReadQuorumError extends ServerError {
   constructor(message = 'storage lacks read quorum') { super('ERR_READ_QUORUM', message); }
 }

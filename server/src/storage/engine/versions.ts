@@ -7,8 +7,9 @@ import type { ObjectMeta, ObjectRecord, VersionMeta } from '../format/index.js';
 import type { ErasureSet, QuorumMeta, QuorumRecord } from './erasure-set.js';
 import { recordK, recordM } from './erasure-set.js';
 import type { VersioningState } from './object-layer.js';
+import { writeQuorumLost } from './quorum-loss.js';
 import {
-  BucketNotFoundError, DeleteMarkerReadError, InsufficientWriteQuorumError, ObjectNotFoundError, VersionNotFoundError,
+  BucketNotFoundError, DeleteMarkerReadError, ObjectNotFoundError, VersionNotFoundError,
 } from './storage-errors.js';
 
 /**
@@ -179,7 +180,7 @@ export async function writeRecord(set: ErasureSet, bucket: string, key: string, 
     await d.renameData(bucket, key, encodeObjectRecord(old), { srcDataPath: null, dataDir: null, keepDataDirs: dataDirsOf(old.versions) });
   }, res.map((r) => r.ok));
   if (reduceErrors(res, set.n - ok) instanceof VolumeNotFoundError) throw new BucketNotFoundError(bucket);
-  throw new InsufficientWriteQuorumError(`write quorum ${wq} not reached: ${ok} of ${set.n} drives committed`);
+  throw writeQuorumLost(`write quorum ${wq} not reached: ${ok} of ${set.n} drives committed`, res.map((r) => (r.ok ? undefined : r.error)));
 }
 
 /**
