@@ -1,3 +1,5 @@
+import { STAMP_MAX_AGE_MS } from './change-log.js';
+
 /**
  * Metadata records a GET read or a drive committed lately, kept so that the next GET of the same key on the same drive needs no I/O
  * (issue 9: 4 KiB GET at 16 in flight ≥ 8,000/s). A GET's worker round trip to read `xl.meta` cost more of the event
@@ -21,8 +23,6 @@
  * kept; a read's only when it drops nothing recent, or at its key's second miss ({@link MetaCache.offerRead}), so a
  * reader going over more keys than the ring holds still hits most of them.
  */
-
-import { STAMP_MAX_AGE_MS } from './change-log.js';
 
 /** Bytes of records kept over all drives of the process. */
 export const CACHE_BYTES = 64 * 1024 * 1024;
