@@ -19,7 +19,7 @@ function sources(dir: string, out: string[] = []): string[] {
 test('every ServerError code used in server/src is registered in common/codes.ts', () => {
   const used = new Set<string>();
   for (const f of sources(SRC)) {
-    for (const m of readFileSync(f, 'utf8').matchAll(/super\(\s*'(ERR_[A-Z0-9_]+)'/g)) used.add(m[1] ?? '');
+    for (const m of readFileSync(f, 'utf8').matchAll(/(?:super|new ServerError)\(\s*'(ERR_[A-Z0-9_]+)'/g)) used.add(m[1] ?? '');
   }
   const missing = [...used].filter((c) => !(c in ERROR_CODES));
   assert.deepEqual(missing, [], 'add these to ERROR_CODES in server/src/common/codes.ts and to docs/errors.md');

@@ -7,6 +7,7 @@
 export const ERROR_CODES = {
   ERR_BAD_DIGEST: 'The body does not match its Content-MD5.',
   ERR_BITROT: 'A shard block does not match its bitrot hash.',
+  ERR_BITROT_WORKER: 'The worker thread hashing large chunks a GET read failed; their bitrot check runs on the event loop instead.',
   ERR_BODY_TOO_LARGE: 'A request body read into memory (XML) exceeds its cap.',
   ERR_BUCKET_EXISTS: 'The bucket already exists.',
   ERR_BUCKET_NOT_EMPTY: 'The bucket still holds objects or in-progress uploads.',

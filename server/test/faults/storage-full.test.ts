@@ -61,14 +61,14 @@ after(async () => {
 });
 
 test('every drive full: a PUT is 503 saying storage is full; earlier objects read back; freed space takes the PUT', async () => {
-  const before = Buffer.alloc(1024 * 1024, 0x5a);
-  await s3.send(new PutObjectCommand({ Bucket: B, Key: 'before', Body: before }));
+  const earlier = Buffer.alloc(1024 * 1024, 0x5a);
+  await s3.send(new PutObjectCommand({ Bucket: B, Key: 'before', Body: earlier }));
   const ballasts = drives.map((d) => fillFileSystem(d, '.ballast'));
   const body = Buffer.alloc(2 * 1024 * 1024, 0xa5);
   await rejectsWith(s3.send(new PutObjectCommand({ Bucket: B, Key: 'k', Body: body })), 'ServiceUnavailable', 503,
     /^Storage is full: .*free space \(delete objects.*then retry\.$/);
   const got = await s3.send(new GetObjectCommand({ Bucket: B, Key: 'before' }));
-  assert.ok((await bodyBytes(got.Body)).equals(before), 'a full store still serves what it holds');
+  assert.ok((await bodyBytes(got.Body)).equals(earlier), 'a full store still serves what it holds');
   for (const b of ballasts) rmSync(b);
   await s3.send(new PutObjectCommand({ Bucket: B, Key: 'k', Body: body }));
   const back = await s3.send(new GetObjectCommand({ Bucket: B, Key: 'k' }));

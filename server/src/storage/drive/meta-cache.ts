@@ -79,13 +79,10 @@ export class MetaCache {
     const len = bytes.length;
     if (len > MAX_ENTRY_BYTES || len > this.#max || len === 0) return;
     this.#ring ??= Buffer.allocUnsafeSlow(this.#max);
-    if (this.#head + len > this.#max) {
-      // The ring's tail is too short: its records are the oldest, and go before the head wraps.
-      while (this.#front() !== undefined && this.#front()!.off >= this.#head) this.#evictFront();
-      this.#head = 0;
-    }
+    const room = this.#room(len);
+    for (let i = 0; i < room.dropped; i++) this.#evictFront();
+    this.#head = room.at;
     const end = this.#head + len;
-    for (let f = this.#front(); f !== undefined && f.off >= this.#head && f.off < end; f = this.#front()) this.#evictFront();
     this.#ring.set(bytes, this.#head);
     this.#entries.set(id, { off: this.#head, len, stamp });
     this.#order.push({ id, off: this.#head, at: Date.now() });
@@ -108,7 +105,7 @@ export class MetaCache {
    * kept at its second miss: a few hot keys among many writes are still answered from memory.
    */
   offerRead(id: string, bytes: Uint8Array, stamp: string): void {
-    this.delete(id);
+    this.delete(id); // refused or not, the old entry is not what the disk holds now
     if (this.#refused.delete(id) || !this.#dropsRecent(bytes.length)) {
       this.set(id, bytes, stamp);
       return;
@@ -139,24 +136,32 @@ export class MetaCache {
     return { bytes: this.#used, entries: this.#entries.size };
   }
 
+  /**
+   * Where a record of `len` bytes would go, and how many of the oldest records (from `#first` on) it would drop: when
+   * the ring's tail is too short, the records in it (the oldest) go and the head wraps to 0; then those the new
+   * record overlaps.
+   */
+  #room(len: number): { at: number; dropped: number } {
+    let at = this.#head;
+    let i = this.#first;
+    if (at + len > this.#max) {
+      while (i < this.#order.length && this.#order[i]!.off >= at) i++;
+      at = 0;
+    }
+    while (i < this.#order.length && this.#order[i]!.off >= at && this.#order[i]!.off < at + len) i++;
+    return { at, dropped: i - this.#first };
+  }
+
   /** True when keeping `len` bytes now would drop a live record kept within STAMP_MAX_AGE_MS (as {@link set} would). */
   #dropsRecent(len: number): boolean {
     if (len > MAX_ENTRY_BYTES || len > this.#max || len === 0) return false;
     const recent = Date.now() - STAMP_MAX_AGE_MS;
-    const live = (f: { id: string; off: number; at: number }): boolean => f.at > recent && this.#entries.get(f.id)?.off === f.off;
-    let head = this.#head;
-    let i = this.#first;
-    if (head + len > this.#max) {
-      for (; i < this.#order.length && this.#order[i]!.off >= head; i++) if (live(this.#order[i]!)) return true;
-      head = 0;
+    const { dropped } = this.#room(len);
+    for (let i = this.#first; i < this.#first + dropped; i++) {
+      const f = this.#order[i]!;
+      if (f.at > recent && this.#entries.get(f.id)?.off === f.off) return true;
     }
-    const end = head + len;
-    for (; i < this.#order.length && this.#order[i]!.off >= head && this.#order[i]!.off < end; i++) if (live(this.#order[i]!)) return true;
     return false;
-  }
-
-  #front(): { id: string; off: number; at: number } | undefined {
-    return this.#order[this.#first];
   }
 
   /** Drops the oldest record in the ring (its entry, unless the id was kept again elsewhere since). */
