@@ -81,9 +81,9 @@ export async function encodeToTemp(
   });
 }
 
-/** Removes a temp directory on every drive. */
-export async function dropTemp(set: ErasureSet, tmpDir: string): Promise<void> {
-  await set.each((d) => d.deleteSysPath(tmpDir));
+/** Removes a temp directory on every drive, or on those `only` marks. */
+export async function dropTemp(set: ErasureSet, tmpDir: string, only?: readonly boolean[]): Promise<void> {
+  await set.each((d) => d.deleteSysPath(tmpDir), only);
 }
 
 /** Checks size and Content-MD5 after the body ended (nothing is committed before). */
@@ -97,13 +97,13 @@ export function checkBody(result: EncodeResult, opts: { size: number; md5?: Buff
 /**
  * Commits the object version `meta` on every drive allowed by `mask` (per-drive index and inline shard filled
  * in), under the object's lock, as `versioning` says (recordWith); sets `meta.versionId`. Rolls back below
- * write quorum.
+ * write quorum. Resolves with the drives whose commit succeeded.
  */
 export async function commitObject(
   set: ErasureSet, bucket: string, key: string, meta: ObjectMeta, mask: readonly boolean[],
   inline: readonly Buffer[] | null, src: (i: number) => { srcDataPath: string | null; dataDir: string | null; keepFiles?: string[] },
   versioning?: VersioningState,
-): Promise<void> {
+): Promise<boolean[]> {
   const unlock = await set.locker.lock(`${bucket}/${key}`);
   try {
     // Unversioned, the new record holds the fresh version alone: the drives hand back what their commits replace
@@ -112,7 +112,7 @@ export async function commitObject(
     const prev = versioning === undefined ? undefined : await currentRecord(set, bucket, key);
     const record = recordWith(key, prev ?? null, meta, versioning);
     assertHeld(unlock, `${bucket}/${key}`);
-    await writeRecord(set, bucket, key, record, { prev, mask, fresh: { meta, inline }, src });
+    return await writeRecord(set, bucket, key, record, { prev, mask, fresh: { meta, inline }, src });
   } finally {
     unlock();
   }
@@ -128,6 +128,9 @@ export async function putObject(
   // drives whose commit moved it, nothing for dropTemp to find (1 MiB PUTs: docs/performance.md, twenty-second session).
   const tmpDir = `tmp/${dataDir}`;
   let result: EncodeResult | undefined;
+  // Drives whose commit moved the temp directory in: nothing left there for dropTemp (two thread-pool round trips per
+  // drive on the PUT's path, ~7 % of a 1 MiB PUT's wait at 4 in flight; docs/performance.md, thirty-fifth session).
+  let moved: readonly boolean[] = [];
   try {
     result = await encodeToTemp(set, body, layout, `${tmpDir}/part.1`, INLINE_LIMIT, opts.size);
     checkBody(result, opts);
@@ -153,11 +156,11 @@ export async function putObject(
     const byShard = shardDrives(layout.distribution);
     const mask = set.drives.map(() => false);
     result.written.forEach((w, s) => { if (w) mask[byShard[s]!] = true; });
-    await commitObject(set, bucket, key, meta, mask, inline, () => (
+    moved = await commitObject(set, bucket, key, meta, mask, inline, () => (
       inline === null ? { srcDataPath: tmpDir, dataDir } : { srcDataPath: null, dataDir: null }
     ), opts.versioning);
     return toObjectInfo(bucket, meta);
   } finally {
-    if (result?.inline === null || result === undefined) await dropTemp(set, tmpDir);
+    if (result?.inline === null || result === undefined) await dropTemp(set, tmpDir, set.drives.map((_d, i) => moved[i] !== true));
   }
 }

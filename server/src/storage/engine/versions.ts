@@ -125,9 +125,10 @@ function decodeReplaced(bytes: Buffer | null): Replaced {
  * Writes `record` on the drives of `opts.mask` (under the key's lock, held by the caller). Data directories of
  * versions the record no longer references are removed by the drives. Below write quorum the drives that took
  * the change get their previous record back (or lose the key when it had none, or when it did not decode: a heal
- * rebuilds it) and InsufficientWriteQuorumError is thrown.
+ * rebuilds it) and InsufficientWriteQuorumError is thrown. Resolves with the drives whose commit succeeded (their data
+ * directory, if any, was moved in).
  */
-export async function writeRecord(set: ErasureSet, bucket: string, key: string, record: ObjectRecord, opts: WriteRecordOptions): Promise<void> {
+export async function writeRecord(set: ErasureSet, bucket: string, key: string, record: ObjectRecord, opts: WriteRecordOptions): Promise<boolean[]> {
   const wq = writeQuorum(recordK(record, set.k), recordM(record, set.parity));
   const keepDataDirs = dataDirsOf(record.versions);
   const keep = new Set(keepDataDirs);
@@ -172,7 +173,7 @@ export async function writeRecord(set: ErasureSet, bucket: string, key: string, 
     await set.each((d, i) => d.renameData(bucket, key, written.get(i)!, { srcDataPath: null, dataDir: null, keepDataDirs, committed: true }),
       res.map((r, i) => r.ok && replacedData(i)));
     if (ok < set.n || stale.v) set.heals.queueObject(set, bucket, key, stale.v);
-    return;
+    return res.map((r) => r.ok);
   }
   await set.each(async (d, i) => {
     const old = previousOf(i);
