@@ -107,12 +107,18 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
     if (ws.filter((w) => w !== null).length < opts.writeQuorum) throw opts.quorumError(errors);
   };
 
-  const ensureWriters = async (): Promise<void> => {
-    if (writers !== null) return;
-    writers = await opts.openWriters();
-    writers.forEach((w, s) => { if (w === null && errors[s] === undefined) errors[s] = new Error('drive unavailable'); });
-    if (writers.filter((w) => w !== null).length < opts.writeQuorum) throw opts.quorumError(errors);
-  };
+  // Typed by assertion: it is set inside closures, which control-flow narrowing does not see.
+  let opening = null as Promise<void> | null;
+  const ensureWriters = (): Promise<void> => (opening ??= (async () => {
+    const ws = await opts.openWriters();
+    writers = ws;
+    ws.forEach((w, s) => { if (w === null && errors[s] === undefined) errors[s] = new Error('drive unavailable'); });
+    if (ws.filter((w) => w !== null).length < opts.writeQuorum) throw opts.quorumError(errors);
+  })());
+  // A body declared larger than the inline limit goes to files: their opening (a temp directory and a file per drive,
+  // thread-pool round trips) starts now and overlaps the body's arrival instead of following its first block
+  // (docs/performance.md, thirty-fifth session).
+  if (opts.expectedSize > opts.inlineLimit) ensureWriters().catch(() => undefined);
 
   const submit = async (len: number): Promise<void> => {
     await ensureWriters();
@@ -153,7 +159,7 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
       }
       if (offload !== null) await offload.push(chunk);
     }
-    if (writers === null && total <= opts.inlineLimit) {
+    if (opening === null && total <= opts.inlineLimit) {
       const { shards, hashes } = await prepare(bufs[cur]!, pars[cur]!, pos);
       const inline = shards.map((s, i) => Buffer.concat([hashes[i]!, s]));
       recycle();
@@ -177,6 +183,8 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
     return { size: total, md5: await digest(), inline: null, written: ws.map((w) => w !== null) };
   } catch (err) {
     await inflight.catch(() => undefined);
+    // Writers opened in the background are aborted with the others.
+    await opening?.catch(() => undefined);
     offload?.abort();
     const ws = writers as (ShardWriter | null)[] | null;
     if (ws !== null) await Promise.all(ws.map((w) => w?.abort()));
