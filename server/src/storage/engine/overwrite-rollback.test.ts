@@ -14,46 +14,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { FaultyDiskError, LocalDrive, openStorage, type Drive } from '../index.js';
+import { FaultyDiskError } from '../index.js';
 import { hasRecord, usesKeyIndex } from '../../../test/helpers/drive-records.js';
+import { sixDrives as sixLocalDrives } from '../../../test/helpers/six-drives.js';
 
 const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
 /** Six local drives, EC:2; renameData fails on the drives in the returned set. */
 async function sixDrives(t: { after(fn: () => unknown): void }) {
-  const root = await mkdtemp(join(tmpdir(), 'svc-repro-'));
-  let close = async (): Promise<void> => {};
-  // One hook, in this order: the storage lets go of its drives (a key index is closed in its worker, which writes
-  // its files until then) before the drives' files are removed.
-  t.after(async () => {
-    await close();
-    await rm(root, { recursive: true, force: true, maxRetries: 5 });
-  });
-  const paths = Array.from({ length: 6 }, (_, i) => join(root, `d${i + 1}`));
-  for (const p of paths) await mkdir(p);
   const failing = new Set<number>();
-  const drives: Drive[] = paths.map((p, i) => {
-    const d = new LocalDrive(p);
-    return new Proxy(d, {
-      get(target, prop, receiver) {
-        const v = Reflect.get(target, prop, receiver) as unknown;
-        if (prop === 'renameData') {
-          return async (...args: unknown[]) => {
-            if (failing.has(i)) throw new FaultyDiskError(p, 'injected commit failure');
-            return (v as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          };
-        }
-        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-      },
-    });
-  });
-  const st = await openStorage({ sets: [paths], drives: [drives], parity: 2, driveCheckIntervalMs: 3_600_000 });
-  close = () => st.close();
-  await st.makeBucket('b');
+  const { st, paths } = await sixLocalDrives(t, (i, prop, call) => (prop !== 'renameData' ? undefined : async (...args: unknown[]) => {
+    if (failing.has(i)) throw new FaultyDiskError(paths[i]!, 'injected commit failure');
+    return call(...args);
+  }));
   return { st, paths, failing };
 }
 

@@ -6,14 +6,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LocalDrive, openStorage, type Drive } from '../index.js';
 import { SYS_DIR } from '../drive/object-path.js';
 import { TMP_DIR } from '../drive/drive-layout.js';
+import { sixDrives as sixLocalDrives } from '../../../test/helpers/six-drives.js';
 
 const MiB = 1024 * 1024;
 
@@ -22,38 +21,19 @@ const MiB = 1024 * 1024;
  * take the drive offline (an offline drive is left out of every later call, the temp directory's removal too).
  */
 async function sixDrives(t: { after(fn: () => unknown): void }) {
-  const root = await mkdtemp(join(tmpdir(), 'svc-put-temp-'));
-  let close = async (): Promise<void> => {};
-  t.after(async () => {
-    await close();
-    await rm(root, { recursive: true, force: true, maxRetries: 5 });
-  });
-  const paths = Array.from({ length: 6 }, (_, i) => join(root, `d${i + 1}`));
-  for (const p of paths) await mkdir(p);
   const failing = new Set<number>();
   const calls = { deleteSysPath: new Array<number>(), createShardWriter: 0 };
-  const drives: Drive[] = paths.map((p, i) => {
-    const d = new LocalDrive(p);
-    return new Proxy(d, {
-      get(target, prop, receiver) {
-        const v = Reflect.get(target, prop, receiver) as unknown;
-        if (typeof v !== 'function') return v;
-        const fn = v as (...a: unknown[]) => Promise<unknown>;
-        if (prop === 'renameData') {
-          return async (...args: unknown[]) => {
-            if (failing.has(i)) throw new Error('injected commit failure');
-            return fn.apply(target, args);
-          };
-        }
-        if (prop === 'deleteSysPath') return (...args: unknown[]) => { calls.deleteSysPath.push(i); return fn.apply(target, args); };
-        if (prop === 'createShardWriter') return (...args: unknown[]) => { calls.createShardWriter++; return fn.apply(target, args); };
-        return fn.bind(target);
-      },
-    });
+  const { st, paths } = await sixLocalDrives(t, (i, prop, call) => {
+    if (prop === 'renameData') {
+      return async (...args: unknown[]) => {
+        if (failing.has(i)) throw new Error('injected commit failure');
+        return call(...args);
+      };
+    }
+    if (prop === 'deleteSysPath') return (...args: unknown[]) => { calls.deleteSysPath.push(i); return call(...args); };
+    if (prop === 'createShardWriter') return (...args: unknown[]) => { calls.createShardWriter++; return call(...args); };
+    return undefined;
   });
-  const st = await openStorage({ sets: [paths], drives: [drives], parity: 2, driveCheckIntervalMs: 3_600_000 });
-  close = () => st.close();
-  await st.makeBucket('b');
   const tempEntries = async (): Promise<string[]> => (await Promise.all(paths.map((p) => readdir(join(p, SYS_DIR, TMP_DIR))))).flat();
   return { st, failing, calls, tempEntries };
 }
@@ -78,28 +58,32 @@ test('a PUT removes its temp directory only on the drives whose commit did not m
   assert.deepEqual(left, []);
 });
 
-test('a body declared larger than the inline limit has its writers opened before it has all arrived', async (t) => {
-  const { st, calls, tempEntries } = await sixDrives(t);
+/** A 4 MiB PUT whose first 64 KiB were sent, once its six writers are open (or after 2 s). */
+async function startedPut(drives: Awaited<ReturnType<typeof sixDrives>>) {
   const body = new PassThrough();
-  const put = st.putObject('b', 'k', body, { size: 4 * MiB, metadata: meta });
+  const put = drives.st.putObject('b', 'k', body, { size: 4 * MiB, metadata: meta });
+  put.catch(() => undefined);
   body.write(randomBytes(64 * 1024));
+  for (let i = 0; i < 200 && drives.calls.createShardWriter < 6; i++) await sleep(10);
+  return { body, put };
+}
+
+test('a body declared larger than the inline limit has its writers opened before it has all arrived', async (t) => {
+  const drives = await sixDrives(t);
+  const { body, put } = await startedPut(drives);
   // Well under one block (1 MiB): before, writers opened only once the first block was full.
-  for (let i = 0; i < 200 && calls.createShardWriter < 6; i++) await sleep(10);
-  assert.equal(calls.createShardWriter, 6);
+  assert.equal(drives.calls.createShardWriter, 6);
   body.end(randomBytes(4 * MiB - 64 * 1024));
   const info = await put;
   assert.equal(info.size, 4 * MiB);
-  assert.deepEqual(await tempEntries(), []);
+  assert.deepEqual(await drives.tempEntries(), []);
 });
 
 test('a body that fails after its writers opened leaves no temp files', async (t) => {
-  const { st, calls, tempEntries } = await sixDrives(t);
-  const body = new PassThrough();
-  const put = st.putObject('b', 'k', body, { size: 4 * MiB, metadata: meta });
-  body.write(randomBytes(64 * 1024));
-  for (let i = 0; i < 200 && calls.createShardWriter < 6; i++) await sleep(10);
+  const drives = await sixDrives(t);
+  const { body, put } = await startedPut(drives);
   body.destroy(new Error('client went away'));
   await assert.rejects(put, /client went away/);
-  assert.deepEqual(await tempEntries(), []);
-  await assert.rejects(st.getObjectInfo('b', 'k'));
+  assert.deepEqual(await drives.tempEntries(), []);
+  await assert.rejects(drives.st.getObjectInfo('b', 'k'));
 });
