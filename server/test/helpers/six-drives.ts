@@ -8,8 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalDrive, openStorage, type Drive } from '../../src/storage/index.js';
 
-/** Replaces drive `i`'s method `prop` when it returns a function; undefined keeps the drive's own. */
-export type DriveWrap = (i: number, prop: string | symbol, call: (...args: unknown[]) => Promise<unknown>) => ((...args: unknown[]) => unknown) | undefined;
+/** Replaces drive `i`'s (at `path`) method `prop` when it returns a function; undefined keeps the drive's own. */
+export type DriveWrap = (
+  i: number, prop: string | symbol, call: (...args: unknown[]) => Promise<unknown>, path: string,
+) => ((...args: unknown[]) => unknown) | undefined;
 
 export async function sixDrives(t: { after(fn: () => unknown): void }, wrap: DriveWrap = () => undefined) {
   const root = await mkdtemp(join(tmpdir(), 'svc-six-'));
@@ -25,7 +27,7 @@ export async function sixDrives(t: { after(fn: () => unknown): void }, wrap: Dri
       const v = Reflect.get(target, prop, receiver) as unknown;
       if (typeof v !== 'function') return v;
       const own = (v as (...a: unknown[]) => Promise<unknown>).bind(target);
-      return wrap(i, prop, own) ?? own;
+      return wrap(i, prop, own, p) ?? own;
     },
   }));
   const st = await openStorage({ sets: [paths], drives: [drives], parity: 2, driveCheckIntervalMs: 3_600_000 });

@@ -26,8 +26,8 @@ const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 /** Six local drives, EC:2; renameData fails on the drives in the returned set. */
 async function sixDrives(t: { after(fn: () => unknown): void }) {
   const failing = new Set<number>();
-  const { st, paths } = await sixLocalDrives(t, (i, prop, call) => (prop !== 'renameData' ? undefined : async (...args: unknown[]) => {
-    if (failing.has(i)) throw new FaultyDiskError(paths[i]!, 'injected commit failure');
+  const { st, paths } = await sixLocalDrives(t, (i, prop, call, path) => (prop !== 'renameData' ? undefined : async (...args: unknown[]) => {
+    if (failing.has(i)) throw new FaultyDiskError(path, 'injected commit failure');
     return call(...args);
   }));
   return { st, paths, failing };
