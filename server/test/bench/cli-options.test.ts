@@ -36,6 +36,7 @@ const SCRIPTS: [string, string][] = [
   ['bench', 'bench.ts'], ['bench:get', 'get-bench.ts'], ['bench:ab', 'ab.ts'], ['bench:rpc', 'rpc-bench.ts'],
   ['bench:changelog', 'change-log-bench.ts'], ['bench:fs', 'fs-commit.ts'], ['bench:index', 'index-bench.ts'],
   ['list-bench', 'list-bench.ts'], ['soak', 'soak.ts'], ['bench:align', 'direct-align-bench.ts'],
+  ['bench:md5', 'md5-bench.ts'],
 ];
 
 function run(script: string, args: string[], env: NodeJS.ProcessEnv = process.env): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } {

@@ -1,0 +1,51 @@
+/**
+ * `npm run bench:md5`: the MD5 functions behind a PUT's ETag (storage/erasure/md5-wasm.ts), without the server. Per
+ * round, one JSON line: `md5x1` over one 1 MiB stream, `md5x4` over four (MiB/s summed over the streams) and node:crypto
+ * (OpenSSL) over the same bytes; the buffers stay in the cache, so the figures are the code's, not the memory's. On the
+ * thirty-sixth session's machine, with each step's additions reordered off its critical path: md5x1 540 → 707 MiB/s
+ * (OpenSSL 707), md5x4 1,530 → 2,075 (docs/performance.md). BENCH_ROUNDS: rounds (5).
+ */
+import { createHash } from 'node:crypto';
+import { compileMd5Module, RESERVED } from '../src/storage/erasure/md5-wasm.js';
+import { checkOptions } from './cli-options.js';
+import { emit } from './report.js';
+
+checkOptions('bench:md5', `Usage: npm run bench:md5
+The ETag's MD5 functions alone: md5x1 (one stream), md5x4 (four streams in SIMD lanes) and node:crypto, 64 MiB each
+per round; one JSON line per round. BENCH_ROUNDS: rounds (5).
+`, {});
+
+interface Md5Exports {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  md5x1(state: number, p: number, n: number): void;
+  md5x4(state: number, p0: number, p1: number, p2: number, p3: number, n: number): void;
+}
+const { Instance } = (globalThis as unknown as { WebAssembly: { Instance: new (m: object, i: object) => { exports: Md5Exports } } }).WebAssembly;
+const { memory, md5x1, md5x4 } = new Instance(compileMd5Module(), {}).exports;
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+if (!Number.isInteger(rounds) || rounds < 1) {
+  process.stderr.write(`bench:md5: BENCH_ROUNDS must be a whole number, at least 1, not ${JSON.stringify(process.env.BENCH_ROUNDS)}\n`);
+  process.exit(2);
+}
+const STREAM = 1 << 20;
+const PASSES = 64;
+memory.grow((4 * STREAM) / 65536 + 1);
+const base = RESERVED + 64;
+new Uint8Array(memory.buffer).fill(0x5a, base, base + 4 * STREAM);
+const plain = Buffer.alloc(STREAM, 0x5a);
+
+const rate = (mib: number, t0: number): number => Math.round(mib / ((performance.now() - t0) / 1000));
+for (let round = 0; round < rounds; round++) {
+  let t0 = performance.now();
+  for (let i = 0; i < PASSES; i++) md5x1(RESERVED, base, STREAM / 64);
+  const x1 = rate(PASSES, t0);
+  t0 = performance.now();
+  for (let i = 0; i < PASSES / 4; i++) md5x4(0, base, base + STREAM, base + 2 * STREAM, base + 3 * STREAM, STREAM / 64);
+  const x4 = rate(PASSES, t0);
+  t0 = performance.now();
+  const h = createHash('md5');
+  for (let i = 0; i < PASSES; i++) h.update(plain);
+  h.digest();
+  emit({ scenario: 'md5', round, md5x1MiBPerSec: x1, md5x4MiBPerSec: x4, opensslMiBPerSec: rate(PASSES, t0) });
+}
