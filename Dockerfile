@@ -28,6 +28,6 @@ EXPOSE 9000 9001
 # Exec form with node: the image may have no shell and no curl (DOCKER.md §1b).
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=5 \
   CMD ["node", "-e", "require('http').get('http://127.0.0.1:9000/health/ready',r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1)).setTimeout(4000,function(){this.destroy()})"]
-# The node option is the one on server/bin/svc.js's first line (why: there); a test keeps them equal.
-ENTRYPOINT ["node", "--heap-growing-percent=100", "/app/server/bin/svc.js"]
+# The node options are the ones on server/bin/svc.js's first line (why: there); a test keeps them equal.
+ENTRYPOINT ["node", "--heap-growing-percent=100", "--incremental-marking-hard-trigger=100", "/app/server/bin/svc.js"]
 CMD ["server", "--console-address", ":9001", "/data"]

@@ -4,5 +4,5 @@
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/setup.sh >/dev/null
-# The node option is the one on server/bin/svc.js's first line (why: there); a test keeps them equal.
-exec node --heap-growing-percent=100 server/bin/svc.js server --console-address :9001 './data/drive{1...4}' "$@"
+# The node options are the ones on server/bin/svc.js's first line (why: there); a test keeps them equal.
+exec node --heap-growing-percent=100 --incremental-marking-hard-trigger=100 server/bin/svc.js server --console-address :9001 './data/drive{1...4}' "$@"

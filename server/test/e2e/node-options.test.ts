@@ -12,9 +12,10 @@ import { BUILT_SVC, SVC_NODE_OPTIONS, startSvc } from '../helpers/svc-process.js
 
 const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 
-test('svc.js names the growing factor of the old generation on its first line', () => {
+test('svc.js names the growing factor of the old generation and when marking starts on its first line', () => {
   assert.match(readFileSync(BUILT_SVC, 'utf8'), /^#!\/usr\/bin\/env -S node /);
   assert.ok(SVC_NODE_OPTIONS.some((o) => /^--heap-growing-percent=\d+$/.test(o)), SVC_NODE_OPTIONS.join(' '));
+  assert.ok(SVC_NODE_OPTIONS.includes('--incremental-marking-hard-trigger=100'), SVC_NODE_OPTIONS.join(' '));
 });
 
 test('the image and scripts/start.sh start node with the same options', () => {
