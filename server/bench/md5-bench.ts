@@ -6,7 +6,7 @@
  * (OpenSSL 707), md5x4 1,530 → 2,075 (docs/performance.md). BENCH_ROUNDS: rounds (5).
  */
 import { createHash } from 'node:crypto';
-import { compileMd5Module, RESERVED } from '../src/storage/erasure/md5-wasm.js';
+import { instantiateMd5, RESERVED } from '../src/storage/erasure/md5-wasm.js';
 import { checkOptions } from './cli-options.js';
 import { emit } from './report.js';
 
@@ -15,13 +15,7 @@ The ETag's MD5 functions alone: md5x1 (one stream), md5x4 (four streams in SIMD 
 per round; one JSON line per round. BENCH_ROUNDS: rounds (5).
 `, {});
 
-interface Md5Exports {
-  memory: { buffer: ArrayBuffer; grow(pages: number): number };
-  md5x1(state: number, p: number, n: number): void;
-  md5x4(state: number, p0: number, p1: number, p2: number, p3: number, n: number): void;
-}
-const { Instance } = (globalThis as unknown as { WebAssembly: { Instance: new (m: object, i: object) => { exports: Md5Exports } } }).WebAssembly;
-const { memory, md5x1, md5x4 } = new Instance(compileMd5Module(), {}).exports;
+const { memory, md5x1, md5x4 } = instantiateMd5();
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 if (!Number.isInteger(rounds) || rounds < 1) {

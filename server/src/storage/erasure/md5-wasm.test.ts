@@ -1,15 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { compileMd5Module, RESERVED } from './md5-wasm.js';
+import { instantiateMd5, RESERVED } from './md5-wasm.js';
 
-interface Md5Exports {
-  memory: { buffer: ArrayBuffer; grow(pages: number): number };
-  md5x1(state: number, p: number, n: number): void;
-  md5x4(state: number, p0: number, p1: number, p2: number, p3: number, n: number): void;
-}
-const { Instance } = (globalThis as unknown as { WebAssembly: { Instance: new (m: object, i: object) => { exports: Md5Exports } } }).WebAssembly;
-const { memory, md5x1, md5x4 } = new Instance(compileMd5Module(), {}).exports;
+const { memory, md5x1, md5x4 } = instantiateMd5();
 memory.grow(8);
 
 const INIT = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476];

@@ -227,10 +227,27 @@ export function md5WasmBytes(): Uint8Array {
   return Uint8Array.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...funcs, ...memory, ...exports, ...code]);
 }
 
-/** The one WebAssembly call made here (the project's TypeScript libs have no DOM, which declares WebAssembly). */
-interface WasmApi { Module: new (bytes: Uint8Array) => object }
+/** The WebAssembly calls made here (the project's TypeScript libs have no DOM, which declares WebAssembly). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Md5Exports };
+}
+
+/** The module's exports (see the module comment for the memory contract). */
+export interface Md5Exports {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  md5x1(state: number, p: number, n: number): void;
+  md5x4(state: number, p0: number, p1: number, p2: number, p3: number, n: number): void;
+}
+
+const wasm = (): WasmApi => (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 /** The module compiled, ready to be cloned to workers (`workerData`) and instantiated there. */
 export function compileMd5Module(): object {
-  return new (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly.Module(md5WasmBytes());
+  return new (wasm().Module)(md5WasmBytes());
+}
+
+/** An instance on this thread (tests and `npm run bench:md5`; the MD5 worker instantiates its own copy). */
+export function instantiateMd5(): Md5Exports {
+  return new (wasm().Instance)(compileMd5Module(), {}).exports;
 }
