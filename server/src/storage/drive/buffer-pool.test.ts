@@ -61,3 +61,22 @@ test('shard reads are lent in shared memory (a worker checks their bitrot hash i
   assert.ok(new BufferPool().take(512 * KiB).buffer instanceof ArrayBuffer);
   assert.ok(new BufferPool(FREE, { shared: true }).take(512 * KiB).buffer instanceof SharedArrayBuffer);
 });
+
+test('a buffer given away leaves the pool; taken back after its transfer, it is lent again', () => {
+  const pool = new BufferPool();
+  const a = pool.take(1024 * KiB);
+  assert.equal(pool.giveAway(pool.take(4 * KiB)), null, 'not pooled: never given away');
+  assert.equal(pool.giveAway(a.subarray(64)), null, 'a view past the start: not the whole buffer');
+  const ab = pool.giveAway(a);
+  assert.ok(ab === a.buffer);
+  assert.equal(pool.giveAway(a), null, 'given away once');
+  pool.recycle(a);
+  assert.equal(pool.freeBytes, 0, 'no longer the pool\'s to recycle');
+  const back = structuredClone(ab, { transfer: [ab] }); // what a worker's answer hands back: a new object
+  assert.equal(ab.byteLength, 0);
+  pool.takeBack(back);
+  assert.equal(pool.freeBytes, 1024 * KiB);
+  assert.ok(pool.take(1024 * KiB).buffer === back);
+  pool.takeBack(new ArrayBuffer(1000)); // not a class of the pool: ignored
+  assert.equal(pool.freeBytes, 0);
+});

@@ -73,6 +73,26 @@ export class BufferPool {
   }
 
   /**
+   * The ArrayBuffer behind `view`, given away (to be transferred to a worker, which detaches it here): the pool forgets
+   * it. Null when `view` is not a whole buffer this pool lent (memory the caller must not transfer).
+   */
+  giveAway(view: Uint8Array): ArrayBuffer | null {
+    const ab = view.buffer;
+    const lent = this.#owned.get(ab);
+    if (lent === undefined || !lent.out || view.byteOffset !== 0 || !(ab instanceof ArrayBuffer)) return null;
+    this.#owned.delete(ab);
+    return ab;
+  }
+
+  /** Takes back, as free, an ArrayBuffer `giveAway` handed out that came back from its transfer (a new object). */
+  takeBack(ab: ArrayBuffer): void {
+    const capacity = ab.byteLength;
+    if (capacity % CLASS_STEP !== 0 || capacity < MIN_POOLED || capacity > MAX_POOLED) return;
+    this.#owned.set(ab, { capacity, out: true });
+    this.recycle(new Uint8Array(ab, 0, 0));
+  }
+
+  /**
    * Hands back the buffer behind `view` (any view of a buffer `take` returned). The caller guarantees that nothing
    * reads or writes its bytes any more. Views of other memory, and buffers already handed back, are ignored.
    */

@@ -13,8 +13,10 @@ import { OffloadedMd5 } from './md5-offload.js';
  * drives, block i+1 is filled from the body. Each chunk is written as hash ‖ chunk in one
  * vectored write, straight from the block buffer (the only copy is body chunk → block buffer).
  * MD5 (the ETag) is the single-stream ceiling (~0.7 GiB/s per core): for bodies larger than the
- * inline limit it runs in a worker thread (md5-offload.ts), fed a copy of each body chunk; small
- * bodies are hashed per chunk on the event loop (a thread hop would cost more than the hash).
+ * inline limit it runs in a worker thread (md5-offload.ts), which is handed each block once its
+ * shards are written (transferred, not copied: the block's first bytes are the body's, in order;
+ * a body of one block is copied to it chunk by chunk instead); small bodies are hashed per chunk
+ * on the event loop (a thread hop would cost more than the hash).
  */
 
 /**
@@ -65,6 +67,10 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
   const stride = shardSize(cap, k);
   const offload = opts.expectedSize > opts.inlineLimit ? new OffloadedMd5(opts.expectedSize) : null;
   const md5 = offload === null ? createHash('md5') : null;
+  // Bodies of more than one block hand their written blocks to the MD5 worker (handToMd5 below); a body of one block
+  // copies its chunks into an MD5 batch as they come: handing its only block over measured no faster for 1 MiB PUTs,
+  // and the blocks taken while others are away doubled the young collections.
+  const wholeBlocks = offload !== null && opts.expectedSize > blockSize;
   const block = (): Buffer => blocks.take(k * stride);
   const bufs: Buffer[] = [block()];
   const pars: Buffer[] = [blocks.take(m * stride)];
@@ -120,6 +126,20 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
   // (docs/performance.md, thirty-fifth session).
   if (opts.expectedSize > opts.inlineLimit) ensureWriters().catch(() => undefined);
 
+  // The writers have taken a written block's bytes, so the block itself goes to the MD5 worker (blocks reach it in
+  // order: each job writes after the previous one) and a fresh one takes its slot before the job ends, that is before
+  // the body refills the slot. The worker hands it back to the pool. The copy of every body chunk into an MD5 batch
+  // this replaces was ~7 ms of the event loop per 64 MiB PUT (docs/performance.md, thirty-sixth session).
+  const handToMd5 = async (buf: Buffer, len: number, slot: number): Promise<void> => {
+    const owned = blocks.giveAway(buf);
+    if (owned === null) {
+      await offload!.push(buf.subarray(0, len));
+      return;
+    }
+    bufs[slot] = block();
+    await offload!.pushOwned(owned, len, (back) => blocks.takeBack(back));
+  };
+
   const submit = async (len: number): Promise<void> => {
     await ensureWriters();
     const prev = inflight;
@@ -130,10 +150,12 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
       bufs[cur] = block();
       pars[cur] = blocks.take(m * stride);
     }
+    const slot = cur ^ 1;
     const job = (async () => {
       const { shards, hashes } = await prepare(buf, par, len);
       await prev; // keeps writes of one shard file in block order
       await writeAll(shards, hashes);
+      if (wholeBlocks) await handToMd5(buf, len, slot);
     })();
     job.catch(() => undefined);
     inflight = job;
@@ -157,7 +179,7 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
           pos = 0;
         }
       }
-      if (offload !== null) await offload.push(chunk);
+      if (offload !== null && !wholeBlocks) await offload.push(chunk);
     }
     if (opening === null && total <= opts.inlineLimit) {
       const { shards, hashes } = await prepare(bufs[cur]!, pars[cur]!, pos);

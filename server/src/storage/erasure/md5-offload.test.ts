@@ -44,6 +44,25 @@ test('pushed chunks stay with the caller: whole buffers, views into larger memor
   [whole, big, shared].forEach((b, i) => assert.ok(b.equals(copies[i]!), `chunk ${i} intact`));
 });
 
+test('whole buffers handed over are hashed in order with pushed chunks, without a copy, and come back', async () => {
+  const chunks = [owned(70_000), owned(1 << 20), owned(3), owned(1 << 20), owned(500_000)];
+  const expected = md5([chunks[0]!, chunks[1]!.subarray(0, 1_000_000), chunks[2]!, chunks[3]!, chunks[4]!]);
+  const job = new OffloadedMd5(64 << 20);
+  const returned: ArrayBuffer[] = [];
+  const copies = chunks.map((c) => Buffer.from(c));
+  await job.push(chunks[0]!);
+  const given = chunks[1]!.buffer as ArrayBuffer;
+  await job.pushOwned(given, 1_000_000, (b) => returned.push(b));
+  assert.equal(given.byteLength, 0, 'transferred, not copied');
+  await job.push(chunks[2]!);
+  await job.pushOwned(chunks[3]!.buffer as ArrayBuffer, 1 << 20, (b) => returned.push(b));
+  await job.push(chunks[4]!);
+  assert.equal((await job.digest()).toString('hex'), expected);
+  assert.equal(returned.length, 2);
+  assert.ok(Buffer.from(returned[0]!).equals(copies[1]!), 'handed back with its bytes');
+  assert.ok(Buffer.from(returned[1]!).equals(copies[3]!));
+});
+
 test('an empty upload has the MD5 of nothing; an aborted one leaves the others intact', async () => {
   const empty = new OffloadedMd5(-1);
   const dropped = new OffloadedMd5(-1);

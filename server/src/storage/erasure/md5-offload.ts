@@ -95,6 +95,14 @@ const freeBatches: ArrayBuffer[] = [];
  */
 export const LANE_MIN_BYTES = 8 * 1024 * 1024;
 
+/** Buffers handed over whole by pushOwned in this process (tests). */
+let handedOver = 0;
+
+/** How many buffers callers handed over whole, uncopied, in this process (tests). */
+export function handedOverBuffers(): number {
+  return handedOver;
+}
+
 function takeBatch(): Uint8Array {
   return new Uint8Array(freeBatches.pop() ?? new ArrayBuffer(BATCH));
 }
@@ -154,6 +162,17 @@ export class OffloadedMd5 {
     return wait === null ? Promise.resolve() : wait.then(() => undefined);
   }
 
+  /**
+   * Hashes the first `length` bytes of `buffer` next, without copying them: the buffer is transferred to the worker
+   * (detached here) and handed to `back` when the worker is done with it. For a caller that owns a whole buffer it has
+   * no further use for (the encoder's written blocks, erasure/encode.ts). Waits as {@link push} does.
+   */
+  pushOwned(buffer: ArrayBuffer, length: number, back: (buffer: ArrayBuffer) => void): Promise<void> {
+    this.#post(); // bytes pushed before keep their order
+    handedOver++;
+    return this.#send(buffer, length, back).then(() => undefined);
+  }
+
   /** The digest of everything pushed so far (in call order); ends the upload's state. */
   async digest(): Promise<Buffer> {
     this.#post();
@@ -179,8 +198,13 @@ export class OffloadedMd5 {
     const length = this.#fill;
     this.#batch = null;
     this.#fill = 0;
-    const p = this.#worker.request({ op: 'update', id: this.#id, small: this.#small, batch: batch.buffer, length }, [batch.buffer as ArrayBuffer]).then((r) => {
-      if (r.batch !== undefined && freeBatches.length < FREE_MAX) freeBatches.push(r.batch);
+    return this.#send(batch.buffer as ArrayBuffer, length, (b) => { if (freeBatches.length < FREE_MAX) freeBatches.push(b); });
+  }
+
+  /** Transfers `buffer` (its first `length` bytes are the upload's next) to the worker; `back` gets it once hashed. */
+  #send(buffer: ArrayBuffer, length: number, back: (buffer: ArrayBuffer) => void): Promise<unknown> {
+    const p = this.#worker.request({ op: 'update', id: this.#id, small: this.#small, batch: buffer, length }, [buffer]).then((r) => {
+      if (r.batch !== undefined) back(r.batch);
     });
     p.catch((err: unknown) => { this.#failed ??= err; }); // reported by the next push that waits, or by digest()
     this.#posted.push(p);
