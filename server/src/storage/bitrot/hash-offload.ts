@@ -1,5 +1,5 @@
 import { JobWorker, ServerError } from '../../common/index.js';
-import { BITROT_HASH_SIZE, BITROT_KEY, checkFramed, verifyFramedChunk, type BitrotHasher } from './hasher.js';
+import { BITROT_HASH_SIZE, BITROT_KEY, checkChunk, checkFramed, verifyFramedChunk, type BitrotHasher } from './hasher.js';
 import { HASH_WORKER_SOURCE } from './hash-worker-source.js';
 
 /**
@@ -48,6 +48,15 @@ export async function verifyFramedChunkOffloaded(hasher: BitrotHasher, framed: B
     return verifyFramedChunk(hasher, framed, where);
   }
   return checkFramed(framed, await workerHash(hasher, framed.subarray(BITROT_HASH_SIZE)), where);
+}
+
+/**
+ * The chunk `data` checked against its hash `stored` apart from it (a shard file with trailing hashes, streaming.ts),
+ * hashed by the worker when large and in shared memory; BitrotMismatchError naming `where` on mismatch.
+ */
+export async function verifyChunkOffloaded(hasher: BitrotHasher, data: Buffer, stored: Uint8Array, where: string): Promise<Buffer> {
+  const hash = data.buffer instanceof SharedArrayBuffer && data.length >= OFFLOAD_MIN_BYTES ? await workerHash(hasher, data) : hasher.hash(data);
+  return checkChunk(data, stored, hash, where);
 }
 
 /** The worker's hash of `data` (in a SharedArrayBuffer), or `hasher`'s on this thread if the worker failed. */

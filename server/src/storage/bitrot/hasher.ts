@@ -57,6 +57,16 @@ export function verifyFramedChunk(hasher: BitrotHasher, framed: Buffer, where: s
  * was computed (hash-offload.ts: in a worker).
  */
 export function checkFramed(framed: Buffer, hash: Uint8Array, where: string): Buffer {
-  if (!framed.subarray(0, BITROT_HASH_SIZE).equals(hash)) throw new BitrotMismatchError(where);
-  return framed.subarray(BITROT_HASH_SIZE);
+  return checkChunk(framed.subarray(BITROT_HASH_SIZE), framed.subarray(0, BITROT_HASH_SIZE), hash, where);
+}
+
+/**
+ * `data` when `hash`, computed of it, equals `stored` (the hash kept apart from the data: a shard file with trailing
+ * hashes, streaming.ts); BitrotMismatchError naming `where` otherwise.
+ */
+export function checkChunk(data: Buffer, stored: Uint8Array, hash: Uint8Array, where: string): Buffer {
+  if (stored.length !== BITROT_HASH_SIZE || !Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).equals(hash)) {
+    throw new BitrotMismatchError(where);
+  }
+  return data;
 }

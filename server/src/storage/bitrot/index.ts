@@ -2,4 +2,4 @@
 export { BITROT_HASH_SIZE, BITROT_KEY, BitrotMismatchError, loadBitrotHasher, verifyFramedChunk } from './hasher.js';
 export type { BitrotHasher } from './hasher.js';
 export { BitrotReader, BitrotWriter, framedSize } from './streaming.js';
-export type { BitrotReaderOptions, ChunkSink, ChunkSource } from './streaming.js';
+export type { BitrotLayout, BitrotReaderOptions, ChunkSink, ChunkSource } from './streaming.js';

@@ -42,6 +42,12 @@ const WRITES_IN_FLIGHT = 2;
 /** Below this a file's bytes are written buffered in one call: a second descriptor would cost more than it saves. */
 const SMALL_FILE = 64 * 1024;
 
+/**
+ * Memory whose direct write the kernel refused (EINVAL: not aligned to the device's logical block); its appends are
+ * staged. Weak: the pool's buffers come and go.
+ */
+const misaligned = new WeakSet<ArrayBufferLike>();
+
 /** A staging buffer: `off` is its aligned offset in `raw` for `drive`, null until probed (data then starts at 0). */
 interface Stage {
   raw: Buffer;
@@ -117,7 +123,7 @@ class DirectShardWriter implements ShardWriter {
   #stage: Stage | null = null;
   #spare: Stage | null = null;
   #fill = 0;
-  /** Bytes handed to the kernel: a multiple of STAGE. */
+  /** Bytes handed to the kernel: a multiple of ALIGN. */
   #flushed = 0;
   #pending: Promise<void>[] = [];
   #closed = false;
@@ -132,6 +138,7 @@ class DirectShardWriter implements ShardWriter {
   async write(buffers: readonly Uint8Array[]): Promise<void> {
     try {
       if (this.#closed) throw new Error('write after close');
+      if (buffers.length === 1 && await this.#writeInPlace(buffers[0]!)) return;
       for (const b of buffers) {
         let off = 0;
         while (off < b.byteLength) {
@@ -149,6 +156,26 @@ class DirectShardWriter implements ShardWriter {
     } catch (err) {
       throw await this.#map(err);
     }
+  }
+
+  /**
+   * Writes `b` with O_DIRECT where it is when nothing is staged (the file offset is then a multiple of ALIGN) and it
+   * is whole pages of memory not refused before; false when it must be staged (also after the kernel refused it).
+   */
+  async #writeInPlace(b: Uint8Array): Promise<boolean> {
+    if (this.#fill !== 0 || this.#buffered || b.byteLength < SMALL_FILE || b.byteLength % ALIGN !== 0 || misaligned.has(b.buffer)) return false;
+    const direct = await this.#openDirect();
+    if (direct === null) return false;
+    const at = this.#flushed;
+    try {
+      await writeAll(direct, Buffer.from(b.buffer, b.byteOffset, b.byteLength), b.byteLength, at);
+    } catch (err) {
+      if (!isEinval(err)) throw err;
+      misaligned.add(b.buffer);
+      return false;
+    }
+    this.#flushed += b.byteLength;
+    return true;
   }
 
   /** Starts writing the full stage; waits for the oldest write first when WRITES_IN_FLIGHT are. */

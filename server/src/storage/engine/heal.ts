@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { BitrotWriter } from '../bitrot/index.js';
 import type { ShardWriter } from '../drive/index.js';
 import { FileNotFoundError } from '../drive/index.js';
 import { blockCount, blockLength, chunkLength, fetchBlock } from '../erasure/index.js';
@@ -61,15 +62,18 @@ async function rebuildVersion(
   const byShard = shardDrives(meta.erasure.distribution);
   const isTarget = set.drives.map((_, i) => targets.includes(i));
   const inline: Buffer[] = [];
-  const parts = meta.dataDir === null ? [{ number: 1, size: meta.size }] : meta.parts;
+  const parts: { number: number; size: number; bitrot?: 'trailing' }[] = meta.dataDir === null ? [{ number: 1, size: meta.size }] : meta.parts;
   for (const part of parts) {
     const { st, shards } = partDecoder(set, bucket, q, part.number, () => undefined);
     byShard.forEach((i, s) => { if (isTarget[i]) st.bad[s] = true; });
     let writers: (ShardWriter | null)[] = [];
+    // Rebuilt shard files keep the part's layout: the record, healed as it is, names it.
+    let framers: (BitrotWriter | null)[] = [];
     try {
       if (meta.dataDir !== null) {
         const res = await set.each((d) => d.createShardWriter(`${tmpDir}/${meta.dataDir}/part.${part.number}`), isTarget);
         writers = res.map((r) => (r.ok ? r.value : null));
+        framers = writers.map((w) => (w === null ? null : new BitrotWriter(w, set.hasher, part.bitrot ?? 'interleaved')));
       }
       const blocks = meta.dataDir === null ? 1 : blockCount(part.size, meta.erasure.blockSize);
       for (let b = 0; b < blocks; b++) {
@@ -80,9 +84,10 @@ async function rebuildVersion(
           const hash = set.hasher.hash(chunks[s]!);
           written.bytes += chunks[s]!.length;
           if (meta.dataDir === null) inline[s] = Buffer.concat([hash, chunks[s]!]);
-          else await writers[i]?.write([hash, chunks[s]!]);
+          else await framers[i]?.writeChunk(chunks[s]!, hash);
         }));
       }
+      await Promise.all(framers.map((f) => f?.finish()));
       await Promise.all(writers.map((w) => w?.close()));
     } catch (err) {
       await Promise.all(writers.map((w) => w?.abort()));

@@ -9,7 +9,7 @@ import type {
   ChecksumAlgorithm, CreateMultipartOptions, CompleteMultipartOptions, CompletePart, ListPartsResult, MultipartUploadInfo, ObjectInfo, PartInfo,
   PutObjectOptions, SystemMetadataName,
 } from './object-layer.js';
-import { checkBody, commitObject, dropTemp, encodeToTemp, layoutFor } from './object-write.js';
+import { checkBody, commitObject, dropTemp, encodeToTemp, layoutFor, partLayout } from './object-write.js';
 import { writeQuorumLost } from './quorum-loss.js';
 import { toLockMeta } from './lock-state.js';
 import {
@@ -110,7 +110,7 @@ export async function putPart(
     checkBody(result, opts);
     const part: PartRecord = {
       number: partNumber, size: result.size, etag: result.md5.toString('hex'), modTime: Date.now(),
-      checksums: { ...(opts.checksums?.() ?? {}) }, k: rec.k, m: rec.m,
+      checksums: { ...(opts.checksums?.() ?? {}) }, k: rec.k, m: rec.m, ...partLayout(result),
     };
     const data = encodePartRecord(part);
     const mask = set.drives.map((_, i) => result.written[rec.distribution[i]! - 1] === true);
@@ -210,9 +210,11 @@ export async function completeUpload(
     partCount: chosen.length,
     erasure: { k: rec.k, m: rec.m, blockSize: rec.blockSize, index: 0, distribution: rec.distribution },
     dataDir,
-    parts: chosen.map((p) => (Object.keys(p.checksums).length > 0
-      ? { number: p.number, size: p.size, etag: p.etag, checksums: { ...p.checksums } }
-      : { number: p.number, size: p.size, etag: p.etag })),
+    parts: chosen.map((p) => ({
+      number: p.number, size: p.size, etag: p.etag,
+      ...(Object.keys(p.checksums).length > 0 ? { checksums: { ...p.checksums } } : {}),
+      ...(p.bitrot !== undefined ? { bitrot: p.bitrot } : {}),
+    })),
     inline: null,
   };
   if (rec.tags !== undefined && rec.tags.length > 0) meta.tags = rec.tags;

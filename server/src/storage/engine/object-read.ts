@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { BitrotReader, verifyFramedChunk, type BitrotReaderOptions } from '../bitrot/index.js';
 import type { ShardReader } from '../drive/index.js';
 import { FileNotFoundError } from '../drive/index.js';
-import { ErasureCodec, blockLength, chunkLength, readPartRange, shardSize } from '../erasure/index.js';
+import { ErasureCodec, blockCount, blockLength, chunkLength, readPartRange, shardDataLength, shardSize } from '../erasure/index.js';
 import type { DecodeState, ShardProvider } from '../erasure/index.js';
 import type { ObjectMeta } from '../format/index.js';
 import type { ErasureSet, QuorumMeta } from './erasure-set.js';
@@ -45,9 +45,14 @@ class PartShards implements ShardProvider {
     this.#q = q;
     this.#part = part;
     this.#byShard = shardDrives(q.meta.erasure.distribution);
-    this.#stride = shardSize(q.meta.erasure.blockSize, q.meta.erasure.k);
+    const { blockSize, k } = q.meta.erasure;
+    this.#stride = shardSize(blockSize, k);
     // A GET's (pooled) reads of a large object have their chunks' bitrot hash computed off the event loop.
     this.#opts = { pooled, offload: pooled && q.meta.size >= OFFLOAD_MIN_OBJECT_BYTES };
+    const meta = q.meta.parts.find((p) => p.number === part);
+    if (meta?.bitrot === 'trailing') {
+      this.#opts.trailing = { dataSize: shardDataLength(meta.size, blockSize, k), chunks: blockCount(meta.size, blockSize) };
+    }
   }
 
   #reader(i: number): Promise<BitrotReader> {

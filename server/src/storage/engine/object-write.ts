@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { BitrotLayout } from '../bitrot/index.js';
 import type { ShardWriter } from '../drive/index.js';
 import { isDriveOfflineError } from '../drive/index.js';
 import { BLOCK_SIZE, ErasureCodec, INLINE_LIMIT, encodeStream, writeQuorum } from '../erasure/index.js';
@@ -44,6 +45,22 @@ export function shardDrives(distribution: readonly number[]): number[] {
   return out;
 }
 
+/**
+ * Layout of the shard files of new parts: trailing (bitrot/streaming.ts). Tests set interleaved to write parts as
+ * servers before the thirty-seventh session did, which every reader must still read and heal.
+ */
+let newPartLayout: BitrotLayout = 'trailing';
+
+/** For tests: new parts are written in `layout` (undefined: trailing again). */
+export function setPartLayoutForTests(layout: BitrotLayout | undefined): void {
+  newPartLayout = layout ?? 'trailing';
+}
+
+/** PartMeta.bitrot (and PartRecord.bitrot) of a part written as `result` says. */
+export function partLayout(result: EncodeResult): { bitrot?: 'trailing' } {
+  return result.layout === 'trailing' ? { bitrot: 'trailing' } : {};
+}
+
 /** Streams `body` as erasure shards into `tmpFile(drive)` on every online drive of the set. */
 export async function encodeToTemp(
   set: ErasureSet, body: Readable, layout: WriteLayout, tmpFile: string, inlineLimit: number, expectedSize: number,
@@ -58,6 +75,7 @@ export async function encodeToTemp(
     codec: new ErasureCodec(layout.k, layout.m),
     hasher: set.hasher,
     blockSize: BLOCK_SIZE,
+    layout: newPartLayout,
     inlineLimit,
     expectedSize,
     writeQuorum: wq,
@@ -146,7 +164,7 @@ export async function putObject(
       checksums: { ...(opts.checksums?.() ?? {}) },
       erasure: { k: layout.k, m: layout.m, blockSize: BLOCK_SIZE, index: 0, distribution: layout.distribution },
       dataDir: inline === null ? dataDir : null,
-      parts: [{ number: 1, size: result.size, etag: result.md5.toString('hex') }],
+      parts: [{ number: 1, size: result.size, etag: result.md5.toString('hex'), ...partLayout(result) }],
       inline: null,
     };
     if (opts.tags !== undefined && opts.tags.length > 0) meta.tags = opts.tags.map((t) => ({ key: t.key, value: t.value }));

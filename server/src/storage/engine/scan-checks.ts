@@ -1,6 +1,6 @@
 import { BITROT_HASH_SIZE } from '../bitrot/index.js';
 import { isDriveOfflineError } from '../drive/index.js';
-import { blockCount, blockLength, chunkLength } from '../erasure/index.js';
+import { blockCount, shardDataLength } from '../erasure/index.js';
 import { isDeleteMarker } from '../format/index.js';
 import type { ObjectMeta } from '../format/index.js';
 import type { ErasureSet, QuorumRecord } from './erasure-set.js';
@@ -36,12 +36,9 @@ export async function* candidateKeys(set: ErasureSet, bucket: string, dirKey: st
   }
 }
 
-/** Bytes of a committed shard file of a part of `size` bytes: each block's chunk preceded by its bitrot hash. */
+/** Bytes of a committed shard file of a part of `size` bytes: each block's chunk and its bitrot hash (either layout). */
 function shardFileLength(size: number, blockSize: number, k: number): number {
-  let total = 0;
-  const blocks = blockCount(size, blockSize);
-  for (let b = 0; b < blocks; b++) total += BITROT_HASH_SIZE + chunkLength(blockLength(size, blockSize, b), k);
-  return total;
+  return shardDataLength(size, blockSize, k) + blockCount(size, blockSize) * BITROT_HASH_SIZE;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { BitrotHasher } from '../bitrot/index.js';
+import { BitrotWriter, type BitrotHasher, type BitrotLayout } from '../bitrot/index.js';
 import { BufferPool, type ShardWriter } from '../drive/index.js';
 import type { ErasureCodec } from './codec.js';
 import { chunkLength, shardSize } from './layout.js';
@@ -10,8 +10,10 @@ import { OffloadedMd5 } from './md5-offload.js';
  * Streaming erasure encoder. The body is consumed with `for await`, so backpressure is natural:
  * memory is bounded by two block buffers (K+M chunks each, ~1.5 MiB for 4+2) whatever the size.
  * Blocks are pipelined: while block i is Reed-Solomon encoded (thread pool) and written to the
- * drives, block i+1 is filled from the body. Each chunk is written as hash ‖ chunk in one
- * vectored write, straight from the block buffer (the only copy is body chunk → block buffer).
+ * drives, block i+1 is filled from the body. Shard files are written in the trailing bitrot layout
+ * (bitrot/streaming.ts): each chunk straight from the block buffer, which a drive writes with O_DIRECT
+ * without copying it when the chunk is page-aligned (the only copy is body chunk → block buffer), and
+ * the hashes at the end.
  * MD5 (the ETag) is the single-stream ceiling (~0.7 GiB/s per core): for bodies larger than the
  * inline limit it runs in a worker thread (md5-offload.ts), which is handed each block once its
  * shards are written (transferred, not copied: the block's first bytes are the body's, in order;
@@ -22,10 +24,11 @@ import { OffloadedMd5 } from './md5-offload.js';
 /**
  * Block and parity buffers reused across PUTs (drive/buffer-pool.ts): a 1 MiB PUT allocated 2 MiB outside V8's heap,
  * and V8 answered with major collections, ~20 % of the CPU of 1 MiB PUTs in its marking threads (docs/performance.md,
- * twelfth session). Ordinary memory, not shared: V8 copies into a SharedArrayBuffer with a relaxed-atomic loop, which
+ * twelfth session). Page-aligned, so that a drive writes a chunk with O_DIRECT from where it is (drive/direct-shard-writer.ts;
+ * a chunk of a 1 MiB block is 256 or 512 KiB on 4+2 or 2+2 sets, whole pages). Not shared memory: V8 copies into a SharedArrayBuffer with a relaxed-atomic loop, which
  * took a fifth of the event loop of 64 MiB PUTs when the MD5 worker read the blocks (fourteenth session).
  */
-const blocks = new BufferPool(16 * 1024 * 1024);
+const blocks = new BufferPool(16 * 1024 * 1024, { pageAligned: true });
 
 /** Inputs of {@link encodeStream}. */
 export interface EncodeOptions {
@@ -38,6 +41,8 @@ export interface EncodeOptions {
   expectedSize: number;
   /** Opens one writer per shard (index = shard number - 1); null for a drive that is unavailable. */
   openWriters(): Promise<(ShardWriter | null)[]>;
+  /** Layout of the shard files (bitrot/streaming.ts); trailing unless given. Inline shards are always interleaved. */
+  layout?: BitrotLayout;
   /** Number of shard writers that must survive. */
   writeQuorum: number;
   /** Error to throw when fewer than writeQuorum writers survive. */
@@ -54,6 +59,8 @@ export interface EncodeResult {
   inline: Buffer[] | null;
   /** Per shard: false when that drive's writer failed (or was unavailable). */
   written: boolean[];
+  /** Layout of the shard files written (PartMeta.bitrot); null for inline shards. */
+  layout: BitrotLayout | null;
 }
 
 /** Erasure-codes `body` into shard writers (or inline shards); see the module comment. */
@@ -84,6 +91,9 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
   let pos = 0;
   let total = 0;
   let writers: (ShardWriter | null)[] | null = null;
+  const layout = opts.layout ?? 'trailing';
+  // Per shard: the writer's chunk framing (null where the writer is).
+  let framers: (BitrotWriter | null)[] = [];
   const errors: unknown[] = new Array<unknown>(n).fill(undefined);
   let inflight: Promise<void> = Promise.resolve();
   const digest = (): Promise<Buffer> => (offload === null ? Promise.resolve(md5!.digest()) : offload.digest());
@@ -103,7 +113,7 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
     await Promise.all(ws.map(async (w, s) => {
       if (w === null) return;
       try {
-        await w.write([hashes[s]!, shards[s]!]);
+        await framers[s]!.writeChunk(shards[s]!, hashes[s]!);
       } catch (err) {
         ws[s] = null;
         errors[s] = err;
@@ -118,6 +128,7 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
   const ensureWriters = (): Promise<void> => (opening ??= (async () => {
     const ws = await opts.openWriters();
     writers = ws;
+    framers = ws.map((w) => (w === null ? null : new BitrotWriter(w, hasher, layout)));
     ws.forEach((w, s) => { if (w === null && errors[s] === undefined) errors[s] = new Error('drive unavailable'); });
     if (ws.filter((w) => w !== null).length < opts.writeQuorum) throw opts.quorumError(errors);
   })());
@@ -185,7 +196,7 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
       const { shards, hashes } = await prepare(bufs[cur]!, pars[cur]!, pos);
       const inline = shards.map((s, i) => Buffer.concat([hashes[i]!, s]));
       recycle();
-      return { size: total, md5: await digest(), inline, written: new Array<boolean>(n).fill(true) };
+      return { size: total, md5: await digest(), inline, written: new Array<boolean>(n).fill(true), layout: null };
     }
     if (pos > 0) await submit(pos);
     else await ensureWriters();
@@ -194,6 +205,8 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
     await Promise.all(ws.map(async (w, s) => {
       if (w === null) return;
       try {
+        // A failed finish leaves the file open, so it is aborted; a failed close has closed it.
+        await framers[s]!.finish().catch(async (err: unknown) => { await w.abort(); throw err; });
         await w.close();
       } catch (err) {
         ws[s] = null;
@@ -202,7 +215,7 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
     }));
     if (ws.filter((w) => w !== null).length < opts.writeQuorum) throw opts.quorumError(errors);
     recycle();
-    return { size: total, md5: await digest(), inline: null, written: ws.map((w) => w !== null) };
+    return { size: total, md5: await digest(), inline: null, written: ws.map((w) => w !== null), layout };
   } catch (err) {
     await inflight.catch(() => undefined);
     // Writers opened in the background are aborted with the others.

@@ -34,3 +34,10 @@ export function blockCount(size: number, blockSize: number): number {
 export function blockLength(size: number, blockSize: number, b: number): number {
   return Math.min(blockSize, size - b * blockSize);
 }
+
+/** Shard bytes of each drive for a part of `size` bytes: its blocks' chunk lengths summed (bitrot hashes excluded). */
+export function shardDataLength(size: number, blockSize: number, k: number): number {
+  const blocks = blockCount(size, blockSize);
+  if (blocks === 0) return 0;
+  return (blocks - 1) * shardSize(blockSize, k) + chunkLength(blockLength(size, blockSize, blocks - 1), k);
+}

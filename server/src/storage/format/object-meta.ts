@@ -38,6 +38,11 @@ export interface PartMeta {
   etag: string;
   /** The part's additional checksums (multipart uploads with a checksum algorithm); absent when none. */
   checksums?: Record<string, string>;
+  /**
+   * 'trailing': the part's shard files hold their chunks back to back and the bitrot hashes after them (storage/bitrot
+   * streaming.ts). Absent: each chunk after its hash (interleaved), as every part written before the field existed.
+   */
+  bitrot?: 'trailing';
 }
 
 /** One object tag as stored. */
@@ -164,6 +169,8 @@ function decodeV1(o: Record<string, unknown>): ObjectMeta {
       const part: PartMeta = { number: num(p, 'number'), size: num(p, 'size'), etag: str(p, 'etag') };
       const sums = strMap(p.checksums);
       if (Object.keys(sums).length > 0) part.checksums = sums;
+      if (p.bitrot === 'trailing') part.bitrot = 'trailing';
+      else if (p.bitrot !== undefined) throw new CorruptRecordError('object metadata', `unknown bitrot layout ${String(p.bitrot)}`);
       return part;
     }),
     inline: bytes(o.inline),

@@ -65,6 +65,8 @@ export interface PartRecord {
   /** Erasure layout the part was written with (must match the upload's). */
   k: number;
   m: number;
+  /** Layout of the part's shard files, as PartMeta.bitrot (absent: interleaved). */
+  bitrot?: 'trailing';
 }
 
 function asMap(what: string, body: unknown): Record<string, unknown> {
@@ -170,7 +172,8 @@ export function decodeUploadRecord(data: Uint8Array): UploadRecord {
 
 /** Encodes a part record. */
 export function encodePartRecord(r: PartRecord): Buffer {
-  return encodeEnvelope('SVCP', 1, r);
+  const { bitrot, ...rest } = r;
+  return encodeEnvelope('SVCP', 1, bitrot !== undefined ? { ...rest, bitrot } : rest);
 }
 /** Decodes any known part record version. */
 export function decodePartRecord(data: Uint8Array): PartRecord {
@@ -178,7 +181,7 @@ export function decodePartRecord(data: Uint8Array): PartRecord {
   const { version, body } = decodeEnvelope(what, 'SVCP', data);
   if (version !== 1) throw new CorruptRecordError(what, `unsupported version ${version}`);
   const o = asMap(what, body);
-  return {
+  const r: PartRecord = {
     number: need(what, o, 'number', 'number'),
     size: need(what, o, 'size', 'number'),
     etag: need(what, o, 'etag', 'string'),
@@ -187,4 +190,7 @@ export function decodePartRecord(data: Uint8Array): PartRecord {
     k: need(what, o, 'k', 'number'),
     m: need(what, o, 'm', 'number'),
   };
+  if (o.bitrot === 'trailing') r.bitrot = 'trailing';
+  else if (o.bitrot !== undefined) throw new CorruptRecordError(what, `unknown bitrot layout ${String(o.bitrot)}`);
+  return r;
 }
