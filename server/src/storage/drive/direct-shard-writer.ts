@@ -47,6 +47,13 @@ const SMALL_FILE = 64 * 1024;
  * staged. Weak: the pool's buffers come and go.
  */
 const misaligned = new WeakSet<ArrayBufferLike>();
+/** Appends written in place so far (tests). */
+let inPlace = 0;
+
+/** How many appends were written with O_DIRECT from the caller's memory, without a stage (tests). */
+export function writtenInPlace(): number {
+  return inPlace;
+}
 
 /** A staging buffer: `off` is its aligned offset in `raw` for `drive`, null until probed (data then starts at 0). */
 interface Stage {
@@ -175,6 +182,7 @@ class DirectShardWriter implements ShardWriter {
       return false;
     }
     this.#flushed += b.byteLength;
+    inPlace++;
     return true;
   }
 

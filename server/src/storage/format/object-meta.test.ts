@@ -7,6 +7,7 @@ import {
 import type { ObjectMeta, ObjectRecord } from './object-meta.js';
 import { CorruptRecordError } from './format-errors.js';
 import { envelopeLayout } from './envelope.js';
+import { decodePartRecord, encodePartRecord } from './sys-records.js';
 
 const FIXTURE_V1 = new URL('./testdata/object-meta-v1.bin', import.meta.url);
 const FIXTURE_V2 = new URL('./testdata/object-meta-v2.bin', import.meta.url);
@@ -185,4 +186,24 @@ test('every single-bit flip of a record is a CorruptRecordError, never a record 
       assert.throws(() => decodeObjectRecord(bad), CorruptRecordError, `bit ${bit} of ${good.length * 8}`);
     }
   }
+});
+
+test('the trailing bitrot layout of a part survives object and part records; parts without it encode as before; an unknown one is corrupt', () => {
+  const meta: ObjectMeta = {
+    versionId: 'v', key: 'k', size: 6, etag: 'abc-2', modTime: 1, system: {}, user: {}, checksums: {}, partCount: 2,
+    erasure: { k: 2, m: 2, blockSize: 1 << 20, index: 1, distribution: [1, 2, 3, 4] },
+    dataDir: '2b9a3c51-1f7e-4a57-8e0c-1d2e3f4a5b6c',
+    parts: [{ number: 1, size: 3, etag: 'a' }, { number: 2, size: 3, etag: 'b', checksums: { CRC32: 'AQIDBA==' }, bitrot: 'trailing' }],
+    inline: null,
+  };
+  assert.deepEqual(decodeObjectMeta(encodeObjectMeta(meta)), meta);
+  const old = { ...meta, parts: meta.parts.map(({ bitrot: _b, ...p }) => p) };
+  assert.ok(!encodeObjectMeta(old).includes(Buffer.from('bitrot')), 'interleaved parts carry no field');
+  assert.throws(() => decodeObjectMeta(encodeObjectMeta({ ...meta, parts: [{ number: 1, size: 6, etag: 'a', bitrot: 'sideways' as never }] })), CorruptRecordError);
+
+  const part = { number: 2, size: 3, etag: 'b', modTime: 5, checksums: {}, k: 2, m: 2 };
+  assert.deepEqual(decodePartRecord(encodePartRecord({ ...part, bitrot: 'trailing' })), { ...part, bitrot: 'trailing' });
+  assert.deepEqual(decodePartRecord(encodePartRecord(part)), part);
+  assert.ok(!encodePartRecord(part).includes(Buffer.from('bitrot')));
+  assert.throws(() => decodePartRecord(encodePartRecord({ ...part, bitrot: 'sideways' as never })), CorruptRecordError);
 });
