@@ -20,3 +20,18 @@ test('a framed chunk verifies, and one flipped byte is detected', async () => {
     assert.throws(() => verifyFramedChunk(h, bad, 'x'), BitrotMismatchError);
   }
 });
+
+test('a chunk hashed piece by piece hashes as the whole chunk, however it is cut', async () => {
+  const h = await loadBitrotHasher();
+  const data = Buffer.from(Array.from({ length: 300_001 }, (_, i) => (i * 7 + (i >> 8)) & 0xff));
+  for (const cuts of [[], [0], [1], [31, 32, 33], [65_536, 131_072], [299_999, 300_000, 300_001], [7, 7, 100_000]]) {
+    const s = h.stream();
+    let at = 0;
+    for (const c of [...cuts, data.length]) {
+      s.append(data.subarray(at, c));
+      at = c;
+    }
+    assert.deepEqual(s.digest(), h.hash(data), `cut at ${cuts.join(',')}`);
+  }
+  assert.deepEqual(h.stream().digest(), h.hash(Buffer.alloc(0)));
+});

@@ -14,9 +14,17 @@ export const BITROT_HASH_SIZE = 32;
 /** MinIO's bitrot key: HH-256(zero key, "1415926535…" (100 decimals of π)). */
 export const BITROT_KEY = Buffer.from('4be734fa8e238acd263e83e6bb968552040f935da39f441497e09d1322de36a0', 'hex');
 
+/** An incremental bitrot hash: the pieces appended, in order, hash as the chunk they make up. */
+export interface BitrotStream {
+  append(data: Uint8Array): void;
+  digest(): Buffer;
+}
+
 /** Synchronous keyed hash of one chunk. */
 export interface BitrotHasher {
   hash(data: Uint8Array): Buffer;
+  /** The same hash, of a chunk given piece by piece. */
+  stream(): BitrotStream;
   /** HH-256 with an explicit key (used to derive and check the bitrot key). */
   hashWithKey(key: Uint8Array, data: Uint8Array): Buffer;
 }
@@ -39,6 +47,10 @@ export function loadBitrotHasher(): Promise<BitrotHasher> {
     const mod = await HighwayHash.loadModule();
     return {
       hash: (data) => view(mod.hash256(BITROT_KEY, data)),
+      stream: () => {
+        const h = mod.create(BITROT_KEY);
+        return { append: (data) => h.append(data), digest: () => view(h.finalize256()) };
+      },
       hashWithKey: (key, data) => view(mod.hash256(key, data)),
     };
   })();

@@ -99,3 +99,33 @@ test('parts written interleaved (as before the trailing layout) and trailing one
   assert.deepEqual([...before.keys()], [], 'every lost file was rebuilt');
   await check('after the heal');
 });
+
+test('every chunk of a trailing-layout file has its hash in the table, for bodies in uneven pieces on 2+2 and 3+2 sets', async (t) => {
+  const h = await loadBitrotHasher();
+  for (const [drives, k] of [[4, 2], [5, 3]] as const) {
+    const c = await testCluster(1, drives, 2);
+    t.after(() => c.cleanup());
+    const st = await c.open();
+    await st.makeBucket('bkt');
+    // Whole blocks (their data chunks hashed as the body is copied in, with the zero padding of a 3+2 set's last data
+    // chunk), a short last block, and pieces of 70,001 bytes that straddle every chunk boundary.
+    for (const [key, size] of [['whole', 3 * MiB], ['tail', 2 * MiB + 1], ['one', MiB]] as const) {
+      const data = pattern(size, size % 97);
+      const pieces: Buffer[] = [];
+      for (let at = 0; at < size; at += 70_001) pieces.push(data.subarray(at, Math.min(size, at + 70_001)));
+      await st.putObject('bkt', key, Readable.from(pieces), { size, metadata: NO_META });
+      assert.ok((await get(st, 'bkt', key)).equals(data), `${key} on ${k}+2`);
+      const stride = shardDataLength(MiB, MiB, k);
+      const dataSize = shardDataLength(size, MiB, k);
+      const chunks = Math.ceil(size / MiB);
+      for (const root of c.sets[0]!) {
+        const file = await readFile((await partFiles(root, 'bkt', key))[0]!);
+        assert.equal(file.length, dataSize + chunks * BITROT_HASH_SIZE);
+        for (let i = 0; i < chunks; i++) {
+          const chunk = file.subarray(i * stride, Math.min(dataSize, (i + 1) * stride));
+          assert.deepEqual(file.subarray(dataSize + i * BITROT_HASH_SIZE, dataSize + (i + 1) * BITROT_HASH_SIZE), h.hash(chunk), `${key} chunk ${i} on ${k}+2`);
+        }
+      }
+    }
+  }
+});

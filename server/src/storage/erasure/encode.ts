@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { BitrotWriter, type BitrotHasher, type BitrotLayout } from '../bitrot/index.js';
+import { BitrotWriter, type BitrotHasher, type BitrotLayout, type BitrotStream } from '../bitrot/index.js';
 import { BufferPool, type ShardWriter } from '../drive/index.js';
 import type { ErasureCodec } from './codec.js';
 import { chunkLength, shardSize } from './layout.js';
@@ -98,14 +98,40 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
   let inflight: Promise<void> = Promise.resolve();
   const digest = (): Promise<Buffer> => (offload === null ? Promise.resolve(md5!.digest()) : offload.digest());
 
-  const prepare = async (buf: Buffer, par: Buffer, len: number): Promise<{ shards: Buffer[]; hashes: Buffer[] }> => {
+  // A full block's data chunks are hashed as the body is copied into the block, from memory the copy has just written:
+  // hashed once the block was complete they came back from farther in the cache, and the bitrot hash was the event
+  // loop's largest item in 64 MiB PUTs (HighwayHash ~27 → ~19 ms per object with the parity chunks, which are hashed
+  // after the encode as before; docs/performance.md, thirty-seventh session). A body's last, shorter block and bodies
+  // declared shorter than a block are hashed whole in prepare.
+  const fullChunk = shardSize(blockSize, k);
+  // The zeros that pad a full block's last data chunk (chunks are whole 8-byte words: 8 bytes on 3+2).
+  const zeros = Buffer.alloc(k * fullChunk - blockSize);
+  const incremental = cap === blockSize;
+  const freshStreams = (): BitrotStream[] => Array.from({ length: k }, () => hasher.stream());
+  let streams = incremental ? freshStreams() : [];
+  const feed = (buf: Buffer, from: number, to: number): void => {
+    while (from < to) {
+      const s = Math.floor(from / fullChunk);
+      const end = Math.min(to, (s + 1) * fullChunk);
+      streams[s]!.append(buf.subarray(from, end));
+      from = end;
+    }
+  };
+  const fullBlockHashes = (): Buffer[] => {
+    if (zeros.length > 0) streams[k - 1]!.append(zeros);
+    const out = streams.map((h) => h.digest());
+    streams = freshStreams();
+    return out;
+  };
+
+  const prepare = async (buf: Buffer, par: Buffer, len: number, dataHashes: Buffer[] | null): Promise<{ shards: Buffer[]; hashes: Buffer[] }> => {
     const chunkLen = chunkLength(len, k);
     buf.fill(0, len, k * chunkLen);
     await codec.encode(buf, par, chunkLen);
     const shards: Buffer[] = [];
     for (let s = 0; s < k; s++) shards.push(buf.subarray(s * chunkLen, (s + 1) * chunkLen));
     for (let s = 0; s < m; s++) shards.push(par.subarray(s * chunkLen, (s + 1) * chunkLen));
-    return { shards, hashes: shards.map((s) => hasher.hash(s)) };
+    return { shards, hashes: shards.map((s, i) => (dataHashes !== null && i < k ? dataHashes[i]! : hasher.hash(s))) };
   };
 
   const writeAll = async (shards: Buffer[], hashes: Buffer[]): Promise<void> => {
@@ -152,6 +178,7 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
   };
 
   const submit = async (len: number): Promise<void> => {
+    const dataHashes = incremental && len === blockSize ? fullBlockHashes() : null;
     await ensureWriters();
     const prev = inflight;
     const buf = bufs[cur]!;
@@ -163,7 +190,7 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
     }
     const slot = cur ^ 1;
     const job = (async () => {
-      const { shards, hashes } = await prepare(buf, par, len);
+      const { shards, hashes } = await prepare(buf, par, len, dataHashes);
       await prev; // keeps writes of one shard file in block order
       await writeAll(shards, hashes);
       if (wholeBlocks) await handToMd5(buf, len, slot);
@@ -183,6 +210,7 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
       while (off < chunk.length) {
         const take = Math.min(blockSize - pos, chunk.length - off);
         chunk.copy(bufs[cur]!, pos, off, off + take);
+        if (incremental) feed(bufs[cur]!, pos, pos + take);
         pos += take;
         off += take;
         if (pos === blockSize) {
@@ -193,7 +221,7 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
       if (offload !== null && !wholeBlocks) await offload.push(chunk);
     }
     if (opening === null && total <= opts.inlineLimit) {
-      const { shards, hashes } = await prepare(bufs[cur]!, pars[cur]!, pos);
+      const { shards, hashes } = await prepare(bufs[cur]!, pars[cur]!, pos, null);
       const inline = shards.map((s, i) => Buffer.concat([hashes[i]!, s]));
       recycle();
       return { size: total, md5: await digest(), inline, written: new Array<boolean>(n).fill(true), layout: null };
