@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigErrors, loadConfig, parseAddress } from './load.js';
@@ -84,8 +84,9 @@ test('invalid values are refused together, each naming its variable and the expe
   }
 });
 
-test('credentials from env, *_FILE variants and MINIO_ROOT_* aliases', () => {
+test('credentials from env, *_FILE variants and MINIO_ROOT_* aliases', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-cfg-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'secret'), 'file-secret-123\n');
   const a = loadConfig({ drives: ['/d'] }, { SVC_ACCESS_KEY: 'admin', SVC_SECRET_KEY_FILE: join(dir, 'secret') }, cwd);
   assert.deepEqual(a.credentials, { accessKey: 'admin', secretKey: 'file-secret-123' });

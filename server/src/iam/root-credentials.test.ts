@@ -1,13 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { journalLessDisk, powerCut } from '../../test/helpers/power-cut.js';
 import { loadOrCreateRootCredentials } from './root-credentials.js';
 
-test('credentials are generated once, stored with mode 600, and reused', async () => {
-  const dir = join(mkdtempSync(join(tmpdir(), 'svc-iam-')), 'cfg');
+/** A directory path under a new temp directory, removed with it after the test (it holds generated credentials). */
+function tempCfg(t: { after(fn: () => void): void }): string {
+  const root = mkdtempSync(join(tmpdir(), 'svc-iam-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  return join(root, 'cfg');
+}
+
+test('credentials are generated once, stored with mode 600, and reused', async (t) => {
+  const dir = tempCfg(t);
   const first = await loadOrCreateRootCredentials(undefined, dir);
   assert.equal(first.generated, true);
   assert.match(first.credentials.accessKey, /^[A-Z0-9]{20}$/);
@@ -18,8 +25,8 @@ test('credentials are generated once, stored with mode 600, and reused', async (
   assert.deepEqual(second.credentials, first.credentials);
 });
 
-test('credentials from the environment win and nothing is written', async () => {
-  const dir = join(mkdtempSync(join(tmpdir(), 'svc-iam-')), 'cfg');
+test('credentials from the environment win and nothing is written', async (t) => {
+  const dir = tempCfg(t);
   const r = await loadOrCreateRootCredentials({ accessKey: 'admin', secretKey: 'password1' }, dir);
   assert.deepEqual(r, { credentials: { accessKey: 'admin', secretKey: 'password1' }, generated: false });
   assert.throws(() => statSync(dir));

@@ -1,7 +1,7 @@
 /** The `svc` command line: invalid settings are refused with a message naming the variable (exit 2), --help works. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../helpers/run.js';
@@ -10,8 +10,9 @@ import { svcNodeArgs } from '../helpers/svc-process.js';
 const svc = (args: string[], env: Record<string, string> = {}) =>
   run(process.execPath, svcNodeArgs(), { env: { ...process.env, ...env, SVC_TEST_ARGS: JSON.stringify(args) }, timeoutMs: 60_000 });
 
-test('invalid environment values exit 2 with one line per problem', async () => {
+test('invalid environment values exit 2 with one line per problem', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const r = await svc(['server', join(dir, 'd{1...4}')], { SVC_ADDRESS: '9000', SVC_CONSOLE_ENABLE: 'maybe', SVC_STORAGE_CLASS_STANDARD: 'EC:3' });
   assert.equal(r.code, 2);
   const lines = r.stderr.trim().split('\n');
