@@ -1,5 +1,5 @@
 import { JobWorker, ServerError } from '../../common/index.js';
-import { BITROT_HASH_SIZE, BITROT_KEY, checkChunk, checkFramed, verifyFramedChunk, type BitrotHasher } from './hasher.js';
+import { BITROT_HASH_SIZE, BITROT_KEY, checkChunk, verifyFramedChunk, type BitrotHasher } from './hasher.js';
 import { HASH_WORKER_SOURCE } from './hash-worker-source.js';
 
 /**
@@ -44,10 +44,8 @@ function hashWorker(): JobWorker {
  * of `framed` (hash ‖ data) once its hash matches, else BitrotMismatchError naming `where`.
  */
 export async function verifyFramedChunkOffloaded(hasher: BitrotHasher, framed: Buffer, where: string): Promise<Buffer> {
-  if (!(framed.buffer instanceof SharedArrayBuffer) || framed.length < BITROT_HASH_SIZE + OFFLOAD_MIN_BYTES) {
-    return verifyFramedChunk(hasher, framed, where);
-  }
-  return checkFramed(framed, await workerHash(hasher, framed.subarray(BITROT_HASH_SIZE)), where);
+  if (framed.length < BITROT_HASH_SIZE) return verifyFramedChunk(hasher, framed, where);
+  return verifyChunkOffloaded(hasher, framed.subarray(BITROT_HASH_SIZE), framed.subarray(0, BITROT_HASH_SIZE), where);
 }
 
 /**

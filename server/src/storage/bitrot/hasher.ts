@@ -60,21 +60,14 @@ export function loadBitrotHasher(): Promise<BitrotHasher> {
 /** Returns the data part of a framed chunk (hash ‖ data) after checking the hash. */
 export function verifyFramedChunk(hasher: BitrotHasher, framed: Buffer, where: string): Buffer {
   if (framed.length < BITROT_HASH_SIZE) throw new BitrotMismatchError(where);
-  return checkFramed(framed, hasher.hash(framed.subarray(BITROT_HASH_SIZE)), where);
+  const data = framed.subarray(BITROT_HASH_SIZE);
+  return checkChunk(data, framed.subarray(0, BITROT_HASH_SIZE), hasher.hash(data), where);
 }
 
 /**
- * The data part of `framed` (hash ‖ data, at least BITROT_HASH_SIZE long) when `hash`, computed of that data, is the
- * one stored before it; BitrotMismatchError naming `where` otherwise. What every check ends with, wherever the hash
- * was computed (hash-offload.ts: in a worker).
- */
-export function checkFramed(framed: Buffer, hash: Uint8Array, where: string): Buffer {
-  return checkChunk(framed.subarray(BITROT_HASH_SIZE), framed.subarray(0, BITROT_HASH_SIZE), hash, where);
-}
-
-/**
- * `data` when `hash`, computed of it, equals `stored` (the hash kept apart from the data: a shard file with trailing
- * hashes, streaming.ts); BitrotMismatchError naming `where` otherwise.
+ * `data` when `hash`, computed of it, equals `stored` (the hash before the data in a framed chunk, or kept apart from
+ * it in a shard file with trailing hashes, streaming.ts); BitrotMismatchError naming `where` otherwise. What every
+ * check ends with, wherever the hash was computed (hash-offload.ts: in a worker).
  */
 export function checkChunk(data: Buffer, stored: Uint8Array, hash: Uint8Array, where: string): Buffer {
   if (stored.length !== BITROT_HASH_SIZE || !Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).equals(hash)) {

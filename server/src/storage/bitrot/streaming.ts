@@ -46,11 +46,6 @@ export class BitrotWriter {
     this.#hashes = layout === 'trailing' ? [] : null;
   }
 
-  /** Hash of `chunk`, for callers that hash several chunks before writing them. */
-  hash(chunk: Uint8Array): Buffer {
-    return this.#hasher.hash(chunk);
-  }
-
   /** Appends `chunk`; resolves once the sink took its bytes (the caller may then reuse them). */
   writeChunk(chunk: Uint8Array, hash: Uint8Array = this.#hasher.hash(chunk)): Promise<void> {
     if (this.#hashes === null) return this.#sink.write([hash, chunk]);

@@ -4,7 +4,7 @@ import type { ShardWriter } from '../drive/index.js';
 import { FileNotFoundError } from '../drive/index.js';
 import { blockCount, blockLength, chunkLength, fetchBlock } from '../erasure/index.js';
 import { encodeObjectRecord, isDeleteMarker } from '../format/index.js';
-import type { ObjectRecord, VersionMeta } from '../format/index.js';
+import type { ObjectRecord, PartMeta, VersionMeta } from '../format/index.js';
 import type { ErasureSet, QuorumMeta, QuorumRecord } from './erasure-set.js';
 import { partDecoder } from './object-read.js';
 import { shardDrives } from './object-write.js';
@@ -62,7 +62,7 @@ async function rebuildVersion(
   const byShard = shardDrives(meta.erasure.distribution);
   const isTarget = set.drives.map((_, i) => targets.includes(i));
   const inline: Buffer[] = [];
-  const parts: { number: number; size: number; bitrot?: 'trailing' }[] = meta.dataDir === null ? [{ number: 1, size: meta.size }] : meta.parts;
+  const parts: Pick<PartMeta, 'number' | 'size' | 'bitrot'>[] = meta.dataDir === null ? [{ number: 1, size: meta.size }] : meta.parts;
   for (const part of parts) {
     const { st, shards } = partDecoder(set, bucket, q, part.number, () => undefined);
     byShard.forEach((i, s) => { if (isTarget[i]) st.bad[s] = true; });

@@ -5,7 +5,7 @@ import type { ShardWriter } from '../drive/index.js';
 import { isDriveOfflineError } from '../drive/index.js';
 import { BLOCK_SIZE, ErasureCodec, INLINE_LIMIT, encodeStream, writeQuorum } from '../erasure/index.js';
 import type { EncodeResult } from '../erasure/index.js';
-import type { ObjectMeta } from '../format/index.js';
+import type { ObjectMeta, PartBitrot } from '../format/index.js';
 import type { ErasureSet } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
 import type { ObjectInfo, PutObjectOptions, VersioningState } from './object-layer.js';
@@ -57,7 +57,7 @@ export function setPartLayoutForTests(layout: BitrotLayout | undefined): void {
 }
 
 /** PartMeta.bitrot (and PartRecord.bitrot) of a part written as `result` says. */
-export function partLayout(result: EncodeResult): { bitrot?: 'trailing' } {
+export function partLayout(result: EncodeResult): { bitrot?: PartBitrot } {
   return result.layout === 'trailing' ? { bitrot: 'trailing' } : {};
 }
 

@@ -5,7 +5,7 @@ export type { DriveFormat } from './format-file.js';
 export {
   NULL_VERSION_ID, decodeObjectMeta, decodeObjectRecord, encodeObjectMeta, encodeObjectRecord, isDeleteMarker,
 } from './object-meta.js';
-export type { DeleteMarkerMeta, ErasureInfo, ObjectMeta, ObjectRecord, ObjectTagMeta, PartMeta, VersionMeta } from './object-meta.js';
+export type { DeleteMarkerMeta, ErasureInfo, ObjectMeta, ObjectRecord, ObjectTagMeta, PartBitrot, PartMeta, VersionMeta } from './object-meta.js';
 export {
   decodeBucketRecord, decodePartRecord, decodeUploadRecord, encodeBucketRecord, encodePartRecord, encodeUploadRecord,
 } from './sys-records.js';

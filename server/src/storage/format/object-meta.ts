@@ -42,7 +42,16 @@ export interface PartMeta {
    * 'trailing': the part's shard files hold their chunks back to back and the bitrot hashes after them (storage/bitrot
    * streaming.ts). Absent: each chunk after its hash (interleaved), as every part written before the field existed.
    */
-  bitrot?: 'trailing';
+  bitrot?: PartBitrot;
+}
+
+/** Layout of a part's shard files when it is not the interleaved one (PartMeta.bitrot, PartRecord.bitrot). */
+export type PartBitrot = 'trailing';
+
+/** The `bitrot` field of a part in a record named `what`: undefined when absent, CorruptRecordError when unknown. */
+export function decodePartBitrot(what: string, v: unknown): PartBitrot | undefined {
+  if (v === undefined || v === 'trailing') return v;
+  throw new CorruptRecordError(what, `unknown bitrot layout ${String(v)}`);
 }
 
 /** One object tag as stored. */
@@ -169,8 +178,8 @@ function decodeV1(o: Record<string, unknown>): ObjectMeta {
       const part: PartMeta = { number: num(p, 'number'), size: num(p, 'size'), etag: str(p, 'etag') };
       const sums = strMap(p.checksums);
       if (Object.keys(sums).length > 0) part.checksums = sums;
-      if (p.bitrot === 'trailing') part.bitrot = 'trailing';
-      else if (p.bitrot !== undefined) throw new CorruptRecordError('object metadata', `unknown bitrot layout ${String(p.bitrot)}`);
+      const bitrot = decodePartBitrot('object metadata', p.bitrot);
+      if (bitrot !== undefined) part.bitrot = bitrot;
       return part;
     }),
     inline: bytes(o.inline),

@@ -1,6 +1,7 @@
 import { decodeEnvelope, encodeEnvelope } from './envelope.js';
 import { CorruptRecordError } from './format-errors.js';
 import { decodeLockMeta, lockField, type ObjectLockMeta } from './object-lock-meta.js';
+import { decodePartBitrot, type PartBitrot } from './object-meta.js';
 
 /**
  * Small system records, each behind its own magic + version (envelope.ts):
@@ -66,7 +67,7 @@ export interface PartRecord {
   k: number;
   m: number;
   /** Layout of the part's shard files, as PartMeta.bitrot (absent: interleaved). */
-  bitrot?: 'trailing';
+  bitrot?: PartBitrot;
 }
 
 function asMap(what: string, body: unknown): Record<string, unknown> {
@@ -190,7 +191,7 @@ export function decodePartRecord(data: Uint8Array): PartRecord {
     k: need(what, o, 'k', 'number'),
     m: need(what, o, 'm', 'number'),
   };
-  if (o.bitrot === 'trailing') r.bitrot = 'trailing';
-  else if (o.bitrot !== undefined) throw new CorruptRecordError(what, `unknown bitrot layout ${String(o.bitrot)}`);
+  const bitrot = decodePartBitrot(what, o.bitrot);
+  if (bitrot !== undefined) r.bitrot = bitrot;
   return r;
 }
