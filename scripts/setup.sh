@@ -15,6 +15,8 @@ if [ ! -f node_modules/.svc-installed ] || [ package-lock.json -nt node_modules/
   npm install --no-audit --no-fund --no-save
   touch node_modules/.svc-installed
 fi
+# The Node-API addons (server/native), rebuilt only when their source changed.
+sh scripts/build-native.sh
 npx tsc -b
 # The console front end (server/console → server/dist/console), rebuilt only when a source file is newer than
 # the last build (keeps `npm start` fast).

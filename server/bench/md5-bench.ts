@@ -3,16 +3,19 @@
  * round, one JSON line: `md5x1` over one 1 MiB stream, `md5x4` over four (MiB/s summed over the streams) and node:crypto
  * (OpenSSL) over the same bytes; the buffers stay in the cache, so the figures are the code's, not the memory's. On the
  * thirty-sixth session's machine, with each step's additions reordered off its critical path: md5x1 540 → 707 MiB/s
- * (OpenSSL 707), md5x4 1,530 → 2,075 (docs/performance.md). BENCH_ROUNDS: rounds (5).
+ * (OpenSSL 707), md5x4 1,530 → 2,075 (docs/performance.md). Where the AVX-512VL addon runs (md5-native.ts), the same
+ * for its functions: `nativeX1MiBPerSec`, `nativeX4MiBPerSec` (thirty-eighth session: ~650 and ~2,600). BENCH_ROUNDS:
+ * rounds (5).
  */
 import { createHash } from 'node:crypto';
 import { instantiateMd5, RESERVED } from '../src/storage/erasure/md5-wasm.js';
+import { loadNativeMd5 } from '../src/storage/erasure/md5-native.js';
 import { checkOptions } from './cli-options.js';
 import { emit } from './report.js';
 
 checkOptions('bench:md5', `Usage: npm run bench:md5
-The ETag's MD5 functions alone: md5x1 (one stream), md5x4 (four streams in SIMD lanes) and node:crypto, 64 MiB each
-per round; one JSON line per round. BENCH_ROUNDS: rounds (5).
+The ETag's MD5 functions alone: md5x1 (one stream), md5x4 (four streams in SIMD lanes), the same in the AVX-512VL
+addon where it runs, and node:crypto, 64 MiB each per round; one JSON line per round. BENCH_ROUNDS: rounds (5).
 `, {});
 
 const { memory, md5x1, md5x4 } = instantiateMd5();
@@ -28,6 +31,8 @@ memory.grow((4 * STREAM) / 65536 + 1);
 const base = RESERVED + 64;
 new Uint8Array(memory.buffer).fill(0x5a, base, base + 4 * STREAM);
 const plain = Buffer.alloc(STREAM, 0x5a);
+const native = loadNativeMd5();
+const lanes = [0, 1, 2, 3].map(() => Buffer.alloc(STREAM, 0x5a));
 
 const rate = (mib: number, t0: number): number => Math.round(mib / ((performance.now() - t0) / 1000));
 for (let round = 0; round < rounds; round++) {
@@ -41,5 +46,16 @@ for (let round = 0; round < rounds; round++) {
   const h = createHash('md5');
   for (let i = 0; i < PASSES; i++) h.update(plain);
   h.digest();
-  emit({ scenario: 'md5', round, md5x1MiBPerSec: x1, md5x4MiBPerSec: x4, opensslMiBPerSec: rate(PASSES, t0) });
+  const openssl = rate(PASSES, t0);
+  const fromAddon: Record<string, number> = {};
+  if (native !== undefined) {
+    const state = new Uint32Array(16);
+    t0 = performance.now();
+    for (let i = 0; i < PASSES; i++) native.md5x1(state, plain, STREAM / 64);
+    fromAddon.nativeX1MiBPerSec = rate(PASSES, t0);
+    t0 = performance.now();
+    for (let i = 0; i < PASSES / 4; i++) native.md5x4(state, lanes[0]!, lanes[1]!, lanes[2]!, lanes[3]!, STREAM / 64);
+    fromAddon.nativeX4MiBPerSec = rate(PASSES, t0);
+  }
+  emit({ scenario: 'md5', round, md5x1MiBPerSec: x1, md5x4MiBPerSec: x4, opensslMiBPerSec: openssl, ...fromAddon });
 }

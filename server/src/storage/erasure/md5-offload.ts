@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { JobWorker, ServerError } from '../../common/index.js';
 import { compileMd5Module } from './md5-wasm.js';
+import { nativeMd5Path } from './md5-native.js';
 import { MD5_WORKER_SOURCE } from './md5-worker-source.js';
 
 /**
@@ -9,7 +10,7 @@ import { MD5_WORKER_SOURCE } from './md5-worker-source.js';
  * (issue 9): on the event loop it halves the ingest rate of large PUTs. Each upload is bound to
  * one worker (its hash state lives there, updates arrive in order) and hands it the body's bytes
  * in batches (see OffloadedMd5). A worker hashes up to four large uploads at once in the SIMD lanes
- * of md5-wasm.ts (md5-worker-source.ts), so uploads fill one worker's four lanes before the next
+ * of md5-native.ts's addon, or of md5-wasm.ts where the addon does not run (md5-worker-source.ts), so uploads fill one worker's four lanes before the next
  * worker gets any: 64 MiB PUTs at 4 in flight went from 410–447 to 475–514 MiB/s, 14 % less server
  * CPU per object (docs/performance.md, fourteenth session). Workers are started on first use, held
  * while they have work and never keep the process alive when idle.
@@ -34,7 +35,8 @@ class Md5Worker {
     this.#worker = new JobWorker(MD5_WORKER_SOURCE, {
       onExit,
       failure: (err) => new Md5WorkerError(`MD5 worker stopped: ${err.message}`),
-      workerData: { module: compiled },
+      // The addon where it runs (md5-native.ts), else the WebAssembly lanes: the same digests.
+      workerData: { module: compiled, native: nativeMd5Path() },
     });
   }
 

@@ -23,11 +23,18 @@ export const LANE_WAIT_MS = 10;
  * repeats until the queue is empty; a round with fewer than four uploads ready waits up to LANE_WAIT_MS while
  * another upload known to the worker has nothing queued. Updates of one upload are hashed in the order they were
  * posted. The padding (RFC 1321 §3.1–3.2) is added in JavaScript.
+ *
+ * With `workerData.native` (the path of md5-native.ts's addon) the lanes are the addon's: a round hashes each update
+ * where it lies, without copying it into WebAssembly memory first, and answers it once hashed; a block that straddles
+ * two updates (or ends one) is gathered into the upload's tail and hashed alone.
  */
 export const MD5_WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 const { memory, md5x1, md5x4 } = new WebAssembly.Instance(workerData.module, {}).exports;
+const native = workerData.native === undefined ? null : require(workerData.native);
+const LANES16 = new Uint32Array(16);
+const EMPTY = Buffer.alloc(0);
 const SLICE = ${LANE_SLICE};
 const WAIT = ${LANE_WAIT_MS};
 const STATE4 = 0;       // four vectors: A, B, C, D of lanes 0-3
@@ -35,7 +42,7 @@ const STATE1 = 64;      // A, B, C, D of one stream
 const REGION = ${RESERVED};
 const STRIDE = SLICE + 128;
 const need = REGION + 4 * STRIDE;
-if (memory.buffer.byteLength < need) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
+if (workerData.native === undefined && memory.buffer.byteLength < need) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
 const heap = new Uint8Array(memory.buffer);
 const words = new Uint32Array(memory.buffer);
 
@@ -137,8 +144,11 @@ function finish(u, q) {
   const bits = u.length * 8;
   padded.writeUInt32LE(bits >>> 0, padded.length - 8);
   padded.writeUInt32LE(Math.floor(bits / 0x100000000), padded.length - 4);
-  heap.set(padded, REGION);
-  single(u, REGION, padded.length / 64);
+  if (native !== null) native.md5x1(u.h, padded, padded.length / 64);
+  else {
+    heap.set(padded, REGION);
+    single(u, REGION, padded.length / 64);
+  }
   reply(q, { digest: Buffer.from(u.h.buffer, 0, 16) });
 }
 
@@ -174,6 +184,55 @@ function round(lanes) {
   });
 }
 
+/**
+ * Brings the upload to a whole block at the head of its first update (true), gathering bytes into its tail where a
+ * block straddles updates and answering the updates used up; false when its queue has no update bytes left to hash.
+ */
+function prepare(u) {
+  for (;;) {
+    const q = u.queue[0];
+    if (q === undefined || q.op !== 'update') return false;
+    const rest = q.data.length - q.off;
+    if (u.tail.length > 0 || rest < 64) {
+      const take = Math.min(64 - u.tail.length, rest);
+      u.tail = Buffer.concat([u.tail, q.data.subarray(q.off, q.off + take)]);
+      q.off += take;
+      u.length += take;
+      if (u.tail.length === 64) { native.md5x1(u.h, u.tail, 1); u.tail = EMPTY; }
+    }
+    if (q.off === q.data.length) { u.queue.shift(); reply(q, {}); continue; }
+    if (u.tail.length === 0) return true;
+  }
+}
+
+/** round() with the addon: up to SLICE bytes of each upload, hashed where they lie (see the module comment). */
+function nativeRound(lanes) {
+  const budget = lanes.map(() => SLICE / 64);
+  for (;;) {
+    const active = [];
+    for (let r = 0; r < lanes.length; r++) if (budget[r] > 0 && prepare(lanes[r])) active.push(r);
+    if (active.length === 0) return;
+    let n = Infinity;
+    for (const r of active) { const q = lanes[r].queue[0]; n = Math.min(n, budget[r], Math.floor((q.data.length - q.off) / 64)); }
+    const view = (r) => { const q = lanes[r].queue[0]; return q.data.subarray(q.off); };
+    if (active.length === 1) native.md5x1(lanes[active[0]].h, view(active[0]), n);
+    else {
+      const lane = (i) => active[Math.min(i, active.length - 1)];
+      for (let i = 0; i < 4; i++) for (let w = 0; w < 4; w++) LANES16[4 * w + i] = lanes[lane(i)].h[w];
+      native.md5x4(LANES16, view(lane(0)), view(lane(1)), view(lane(2)), view(lane(3)), n);
+      active.forEach((r, i) => { for (let w = 0; w < 4; w++) lanes[r].h[w] = LANES16[4 * w + i]; });
+    }
+    for (const r of active) {
+      const u = lanes[r];
+      const q = u.queue[0];
+      q.off += 64 * n;
+      u.length += 64 * n;
+      budget[r] -= n;
+      if (q.off === q.data.length) { u.queue.shift(); reply(q, {}); }
+    }
+  }
+}
+
 function drain() {
   scheduled = false;
   if (timer !== null) { clearTimeout(timer); timer = null; }
@@ -195,7 +254,7 @@ function drain() {
       if (ready.length === 0) return;
       const wait = oldest + WAIT - performance.now();
       if (ready.length < 4 && idle > 0 && wait > 0) { timer = setTimeout(drain, wait); return; }
-      for (let i = 0; i < ready.length; i += 4) round(ready.slice(i, i + 4));
+      for (let i = 0; i < ready.length; i += 4) (native !== null ? nativeRound : round)(ready.slice(i, i + 4));
     }
   } catch (err) {
     // Every upload's state is suspect now: each answers this error to what it has queued and to what comes next.
