@@ -7,7 +7,7 @@
 #   docker build --build-arg BASE_IMAGE=svc-test/node:20 -t svc/server:latest .
 # `deploy-kit images build` stages only the server's production dependencies into the context (the repository
 # root as a context works too, with every installed package). The native addons (@ronomon/reed-solomon,
-# highwayhasher, @node-rs/crc32, msgpackr-extract) are glibc builds: use a glibc base, never Alpine.
+# highwayhasher, @node-rs/crc32, msgpackr-extract, server/native) are glibc builds: use a glibc base, never Alpine.
 ARG BASE_IMAGE=node:20-bookworm-slim
 FROM ${BASE_IMAGE}
 
@@ -22,6 +22,8 @@ COPY server/bin/ ./server/bin/
 COPY server/dist/src/ ./server/dist/src/
 # The console front end (built by scripts/setup.sh with Vite): static files the console listener serves.
 COPY server/dist/console/ ./server/dist/console/
+# The server's C addon (scripts/build-native.sh; the MD5 lanes with AVX-512VL, WebAssembly where absent).
+COPY server/native/build/ ./server/native/build/
 
 # 9000: S3 API and probes; 9001: console (SPEC §4 rule 1).
 EXPOSE 9000 9001

@@ -19,6 +19,7 @@ function repo(root: string, omit: readonly string[] = []): MemoryFs {
     [`${root}/server/bin/svc.js`]: 'import "../dist/src/main.js";\n',
     [`${root}/server/dist/src/main.js`]: 'export {};\n',
     [`${root}/server/dist/console/index.html`]: '<!doctype html>\n',
+    [`${root}/server/native/build/md5x4.node`]: 'ELF',
     [`${root}/node_modules/fastify/package.json`]: '{"name":"fastify"}',
   };
   for (const f of omit) delete files[`${root}/${f}`];
@@ -80,6 +81,7 @@ test('images build: an air-gapped build names a local base; --repo is resolved a
   const copied = exec.calls.filter((c) => c.file === 'cp').map((c) => c.args[1]);
   assert.ok(copied.includes('/work/svc/server/dist/src'));
   assert.ok(copied.includes('/work/svc/server/dist/console'), 'the built console is staged');
+  assert.ok(copied.includes('/work/svc/server/native/build'), 'the built C addon is staged');
   assert.ok(copied.includes('/work/svc/node_modules/fastify'));
   assert.ok(!copied.some((p) => p?.includes('deploy-kit')), copied.join(' '));
   assert.equal(await fs.stat(context), undefined, 'the staged context is removed');
