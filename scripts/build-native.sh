@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the project's Node-API addons (server/native/*.c → server/native/build/*.node) with the system's C compiler
 # against Node's own headers: one file each, so no node-gyp (and no Python) is needed. Rebuilt only when the source is
-# newer than the addon. The server runs without them (each has a fallback, named in its source), but the test suite
+# newer than the addon (or a header beside it newer). The server runs without them (each has a fallback, named in its source), but the test suite
 # checks that they were built and load, so a failure here fails the setup.
 set -eu
 cd "$(dirname "$0")/.."
@@ -18,7 +18,7 @@ cc="${CC:-cc}"
 mkdir -p server/native/build
 for src in server/native/*.c; do
   out="server/native/build/$(basename "$src" .c).node"
-  if [ ! -f "$out" ] || [ "$src" -nt "$out" ]; then
+  if [ ! -f "$out" ] || [ "$src" -nt "$out" ] || [ -n "$(find server/native -maxdepth 1 -name '*.h' -newer "$out")" ]; then
     "$cc" -O2 -fPIC -shared -fvisibility=hidden -Wall -Werror -I"$inc" -o "$out.tmp" "$src"
     mv "$out.tmp" "$out"
   fi

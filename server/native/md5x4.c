@@ -16,8 +16,7 @@
  * `md5x1(state, b, blocks)`: `state` a Uint32Array of 4 (A, B, C, D), one stream (run in all four lanes: the same
  * time as one, ~0.65 GiB/s, OpenSSL's speed here).
  */
-#define NAPI_VERSION 8
-#include <node_api.h>
+#include "napi-args.h"
 #include <immintrin.h>
 #include <stdint.h>
 #include <stdbool.h>
@@ -99,36 +98,29 @@ static bool supported(void) {
 
 /* A typed array argument of the given type and at least `min` elements; NULL (with a pending TypeError) otherwise. */
 static void *typed(napi_env env, napi_value v, napi_typedarray_type want, size_t min, const char *what) {
-  bool is = false;
-  if (napi_is_typedarray(env, v, &is) != napi_ok || !is) { napi_throw_type_error(env, NULL, what); return NULL; }
-  napi_typedarray_type type;
-  size_t length;
   void *data;
-  if (napi_get_typedarray_info(env, v, &type, &length, &data, NULL, NULL) != napi_ok || type != want || length < min) {
+  size_t length;
+  if (!args_typed(env, v, want, &data, &length) || length < min) {
     napi_throw_type_error(env, NULL, what);
     return NULL;
   }
   return data;
 }
 
-/* The block count argument: a non-negative integer. */
+/* The block count argument: a whole number. */
 static bool blocks_arg(napi_env env, napi_value v, size_t *out) {
-  double n;
-  if (napi_get_value_double(env, v, &n) != napi_ok || !(n >= 0) || n != (double)(int64_t)n) {
+  uint32_t n;
+  if (!args_u32(env, v, &n)) {
     napi_throw_type_error(env, NULL, "md5x4: blocks must be a non-negative integer");
     return false;
   }
-  *out = (size_t)n;
+  *out = n;
   return true;
 }
 
 static napi_value Md5x4(napi_env env, napi_callback_info info) {
-  size_t argc = 6;
   napi_value argv[6];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 6) {
-    napi_throw_type_error(env, NULL, "md5x4(state, b0, b1, b2, b3, blocks)");
-    return NULL;
-  }
+  if (!args_get(env, info, 6, argv, "md5x4(state, b0, b1, b2, b3, blocks)")) return NULL;
   if (!supported()) { napi_throw_error(env, NULL, "md5x4: this CPU lacks AVX-512VL"); return NULL; }
   size_t n;
   if (!blocks_arg(env, argv[5], &n)) return NULL;
@@ -144,12 +136,8 @@ static napi_value Md5x4(napi_env env, napi_callback_info info) {
 }
 
 static napi_value Md5x1(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
   napi_value argv[3];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 3) {
-    napi_throw_type_error(env, NULL, "md5x1(state, b, blocks)");
-    return NULL;
-  }
+  if (!args_get(env, info, 3, argv, "md5x1(state, b, blocks)")) return NULL;
   if (!supported()) { napi_throw_error(env, NULL, "md5x1: this CPU lacks AVX-512VL"); return NULL; }
   size_t n;
   if (!blocks_arg(env, argv[2], &n)) return NULL;

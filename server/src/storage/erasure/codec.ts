@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { ServerError } from '../../common/index.js';
 import { SMALL_PARITY_MAX, SmallParity, type NativeEncode } from './small-parity.js';
+import { NativeParity } from './native-parity.js';
 
 /**
  * Reed-Solomon over @ronomon/reed-solomon, a native addon that encodes in libuv's thread pool
@@ -33,6 +34,8 @@ export class UnsupportedErasureError extends ServerError {
 const contexts = new Map<string, unknown>();
 /** Per `k+m`: the synchronous encoder of small blocks once probed and checked (null: it did not match the codec). */
 const smallParity = new Map<string, SmallParity | null | Promise<void>>();
+/** The same for blocks over SMALL_PARITY_MAX and the C addon (null: not built, or it did not match the codec). */
+const largeParity = new Map<string, NativeParity | null | Promise<void>>();
 
 /** K data + M parity Reed-Solomon codec. M = 0 is a pass-through (single drive). */
 export class ErasureCodec {
@@ -68,25 +71,30 @@ export class ErasureCodec {
 
   /**
    * Fills `parity` (M chunks) from `data` (K chunks) of `chunkLen` bytes each. Small blocks are encoded on the spot,
-   * identically (small-parity.ts says why and how), once the first encode of this `k+m` has checked that encoder.
+   * identically (small-parity.ts says why and how), and so are large ones where the C addon runs (native-parity.ts),
+   * each once the first encode of this `k+m` of its size has checked that encoder against the codec.
    */
   encode(data: Buffer, parity: Buffer, chunkLen: number): Promise<void> {
     if (this.m === 0) return Promise.resolve();
-    if (this.k * chunkLen <= SMALL_PARITY_MAX) {
-      const small = smallParity.get(this.#id);
-      if (small instanceof SmallParity && small.fits(data, parity, chunkLen)) {
-        small.encode(data, parity, chunkLen);
-        return Promise.resolve();
-      }
-      if (small === undefined) {
-        // The codec's context buffer starts with its word size (binding.c).
-        const w = (this.#ctx as Buffer)[0]!;
-        const native: NativeEncode = (d, p, len) => this.#native(d, p, len);
-        smallParity.set(this.#id, SmallParity.create(this.k, this.m, w, native).then(
-          (s) => { smallParity.set(this.#id, s); },
-          () => { smallParity.set(this.#id, null); },
-        ));
-      }
+    const small = this.k * chunkLen <= SMALL_PARITY_MAX;
+    const checked = (small ? smallParity : largeParity).get(this.#id);
+    if (checked instanceof SmallParity && checked.fits(data, parity, chunkLen)) {
+      checked.encode(data, parity, chunkLen);
+      return Promise.resolve();
+    }
+    if (checked instanceof NativeParity && checked.fits(chunkLen)) {
+      checked.encode(data, parity, chunkLen);
+      return Promise.resolve();
+    }
+    if (checked === undefined) {
+      // The codec's context buffer starts with its word size (binding.c).
+      const w = (this.#ctx as Buffer)[0]!;
+      const native: NativeEncode = (d, p, len) => this.#native(d, p, len);
+      const map: Map<string, unknown> = small ? smallParity : largeParity;
+      map.set(this.#id, (small ? SmallParity.create(this.k, this.m, w, native) : NativeParity.create(this.k, this.m, w, native)).then(
+        (s) => { map.set(this.#id, s); },
+        () => { map.set(this.#id, null); },
+      ));
     }
     return this.#native(data, parity, chunkLen);
   }

@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { loadAddon } from './native-addon.js';
 
 /**
  * The four-lane MD5 in C with AVX-512VL (server/native/md5x4.c, built by scripts/build-native.sh): ~25 % faster than
@@ -16,33 +14,18 @@ export interface NativeMd5 {
   md5x1(state: Uint32Array, b: Uint8Array, blocks: number): void;
 }
 
-/** Where the addon is built, from this file in server/src or in server/dist/src. */
-const CANDIDATES = ['../../../native/build/md5x4.node', '../../../../native/build/md5x4.node'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
-
-let checked: string | null | undefined;
 let disabled = false;
 
 /** The addon's path when it is built and runs on this CPU; undefined otherwise (the WebAssembly build runs). */
 export function nativeMd5Path(): string | undefined {
   if (disabled) return undefined;
-  if (checked === undefined) {
-    checked = null;
-    const path = CANDIDATES.find((p) => existsSync(p));
-    if (path !== undefined) {
-      try {
-        if ((createRequire(import.meta.url)(path) as NativeMd5).supported) checked = path;
-      } catch {
-        // A build for another platform or Node ABI: the WebAssembly build runs.
-      }
-    }
-  }
-  return checked ?? undefined;
+  const addon = loadAddon('md5x4');
+  return addon !== undefined && (addon.exports as NativeMd5).supported ? addon.path : undefined;
 }
 
 /** The addon, loaded (tests and `npm run bench:md5`); undefined where {@link nativeMd5Path} is. */
 export function loadNativeMd5(): NativeMd5 | undefined {
-  const path = nativeMd5Path();
-  return path === undefined ? undefined : createRequire(import.meta.url)(path) as NativeMd5;
+  return nativeMd5Path() === undefined ? undefined : loadAddon('md5x4')!.exports as NativeMd5;
 }
 
 /** Workers started after this call use the WebAssembly build even where the addon runs (tests, benchmarks). */
