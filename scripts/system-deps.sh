@@ -8,10 +8,11 @@
 #   pebble                              - the ACME test CA (DOCKER.md §3)
 #   chromium                            - headless browser for the console tests (driven by playwright-core)
 #   e2fsprogs, mount                    - journal-less ext4 images on loop devices for the power-cut tests
+#   gcc, libc6-dev                      - the server's C addons (scripts/build-native.sh), whose tests need them built
 # Installed only when missing; needs root (tests run as root in CI).
 set -eu
 need=""
-for p in awscli s3cmd rclone python3-boto3 haproxy util-linux docker.io docker-compose debootstrap pebble chromium e2fsprogs mount; do
+for p in awscli s3cmd rclone python3-boto3 haproxy util-linux docker.io docker-compose debootstrap pebble chromium e2fsprogs mount gcc libc6-dev; do
   dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 if [ -n "$need" ]; then

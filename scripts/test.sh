@@ -2,7 +2,8 @@
 # The whole test suite: system packages, npm install, build, layer rules, every test.
 set -eu
 cd "$(dirname "$0")/.."
-SVC_SETUP_SYSTEM=1 sh scripts/setup.sh
+# The C addons must build here: their tests check that they load (scripts/build-native.sh).
+SVC_SETUP_SYSTEM=1 SVC_NATIVE_REQUIRED=1 sh scripts/setup.sh
 
 # The Traefik JSON Schemas are read from the project's shared folder, never copied into the repository
 # (DOCKER.md §6). A clone beside shared/ finds them at ../shared; otherwise the workplace copy is used.
