@@ -104,8 +104,8 @@ export async function buildServerImage(fs: Fs, exec: Exec, b: ServerImageBuild):
     await copy(exec, join(b.repo, 'server/bin'), join(ctx, 'server/bin'));
     await copy(exec, join(b.repo, 'server/dist/src'), join(ctx, 'server/dist/src'));
     await copy(exec, join(b.repo, 'server/dist/console'), join(ctx, 'server/dist/console'));
-    // The server's C addon (scripts/build-native.sh): optional, the server falls back to WebAssembly without it, but
-    // the Dockerfile copies the folder, so it is staged empty when absent.
+    // The server's C addons (scripts/build-native.sh): optional, the server runs their portable fallbacks without
+    // them, but the Dockerfile copies the folder, so it is staged empty when absent.
     await fs.mkdirp(join(ctx, 'server/native'));
     if ((await fs.stat(join(b.repo, 'server/native/build'))) !== undefined) await copy(exec, join(b.repo, 'server/native/build'), join(ctx, 'server/native/build'));
     else await fs.mkdirp(join(ctx, 'server/native/build'));

@@ -14,11 +14,8 @@ export interface NativeMd5 {
   md5x1(state: Uint32Array, b: Uint8Array, blocks: number): void;
 }
 
-let disabled = false;
-
 /** The addon's path when it is built and runs on this CPU; undefined otherwise (the WebAssembly build runs). */
 export function nativeMd5Path(): string | undefined {
-  if (disabled) return undefined;
   const addon = loadAddon('md5x4');
   return addon !== undefined && (addon.exports as NativeMd5).supported ? addon.path : undefined;
 }
@@ -26,9 +23,4 @@ export function nativeMd5Path(): string | undefined {
 /** The addon, loaded (tests and `npm run bench:md5`); undefined where {@link nativeMd5Path} is. */
 export function loadNativeMd5(): NativeMd5 | undefined {
   return nativeMd5Path() === undefined ? undefined : loadAddon('md5x4')!.exports as NativeMd5;
-}
-
-/** Workers started after this call use the WebAssembly build even where the addon runs (tests, benchmarks). */
-export function disableNativeMd5ForTests(off = true): void {
-  disabled = off;
 }

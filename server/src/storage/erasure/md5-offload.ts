@@ -10,7 +10,8 @@ import { MD5_WORKER_SOURCE } from './md5-worker-source.js';
  * (issue 9): on the event loop it halves the ingest rate of large PUTs. Each upload is bound to
  * one worker (its hash state lives there, updates arrive in order) and hands it the body's bytes
  * in batches (see OffloadedMd5). A worker hashes up to four large uploads at once in the SIMD lanes
- * of md5-native.ts's addon, or of md5-wasm.ts where the addon does not run (md5-worker-source.ts), so uploads fill one worker's four lanes before the next
+ * of md5-native.ts's addon, or of md5-wasm.ts where the addon does not run (md5-worker-source.ts),
+ * so uploads fill one worker's four lanes before the next
  * worker gets any: 64 MiB PUTs at 4 in flight went from 410–447 to 475–514 MiB/s, 14 % less server
  * CPU per object (docs/performance.md, fourteenth session). Workers are started on first use, held
  * while they have work and never keep the process alive when idle.

@@ -1,4 +1,5 @@
 import { randomFillSync } from 'node:crypto';
+import { chunkLength } from './layout.js';
 import { loadAddon } from './native-addon.js';
 import { dotChunkSize, probeBitmatrix, SMALL_PARITY_MAX, type NativeEncode } from './small-parity.js';
 
@@ -20,17 +21,11 @@ function addon(): ParityAddon | undefined {
   return loadAddon('parity')?.exports as ParityAddon | undefined;
 }
 
-let disabled = false;
 let encodes = 0;
 
 /** Encodes done by the addon in this process (tests). */
 export function nativeParityEncodes(): number {
   return encodes;
-}
-
-/** Encoders created after this call are null: the codec does every large encode (tests, benchmarks). */
-export function disableNativeParityForTests(off = true): void {
-  disabled = off;
 }
 
 /** Parity of blocks over SMALL_PARITY_MAX computed synchronously by the addon. */
@@ -55,10 +50,10 @@ export class NativeParity {
    */
   static async create(k: number, m: number, w: number, encode: NativeEncode): Promise<NativeParity | null> {
     const found = addon();
-    if (found === undefined || disabled) return null;
+    if (found === undefined) return null;
     const parity = new NativeParity(found, k, m, w, await probeBitmatrix(k, m, w, encode));
     // The chunk lengths of 1 MiB and 4 MiB blocks (as the erasure layer cuts them) and the smallest ones handled.
-    const lengths = [1 << 20, 4 << 20, 2 * SMALL_PARITY_MAX].map((block) => Math.ceil(block / k / 8) * 8);
+    const lengths = [1 << 20, 4 << 20, 2 * SMALL_PARITY_MAX].map((block) => chunkLength(block, k));
     lengths.push(w * 8, 3 * w * 64);
     let checked = 0;
     for (const len of lengths) {
