@@ -153,11 +153,9 @@ static napi_value Md5x1(napi_env env, napi_callback_info info) {
 }
 
 NAPI_MODULE_INIT() {
-  napi_value fn, flag;
-  napi_create_function(env, "md5x4", NAPI_AUTO_LENGTH, Md5x4, NULL, &fn);
-  napi_set_named_property(env, exports, "md5x4", fn);
-  napi_create_function(env, "md5x1", NAPI_AUTO_LENGTH, Md5x1, NULL, &fn);
-  napi_set_named_property(env, exports, "md5x1", fn);
+  args_export(env, exports, "md5x4", Md5x4);
+  args_export(env, exports, "md5x1", Md5x1);
+  napi_value flag;
   napi_get_boolean(env, supported(), &flag);
   napi_set_named_property(env, exports, "supported", flag);
   return exports;

@@ -35,4 +35,11 @@ static inline bool args_u32(napi_env env, napi_value v, uint32_t *out) {
   return true;
 }
 
+/* Sets exports[name] to a function calling `cb`. */
+static inline void args_export(napi_env env, napi_value exports, const char *name, napi_callback cb) {
+  napi_value fn;
+  napi_create_function(env, name, NAPI_AUTO_LENGTH, cb, NULL, &fn);
+  napi_set_named_property(env, exports, name, fn);
+}
+
 #endif

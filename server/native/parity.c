@@ -109,8 +109,6 @@ static napi_value Encode(napi_env env, napi_callback_info info) {
 NAPI_MODULE_INIT() {
   __builtin_cpu_init();
   avx512 = __builtin_cpu_supports("avx512f");
-  napi_value fn;
-  napi_create_function(env, "encode", NAPI_AUTO_LENGTH, Encode, NULL, &fn);
-  napi_set_named_property(env, exports, "encode", fn);
+  args_export(env, exports, "encode", Encode);
   return exports;
 }

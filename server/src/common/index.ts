@@ -3,6 +3,7 @@ export { ExpectedError, ServerError, isServerError } from './errors.js';
 export { withDeadline } from './deadline.js';
 export { syncDir } from './sync-dir.js';
 export { JobWorker } from './job-worker.js';
+export { loadAddon } from './native-addon.js';
 export type { JobReply, JobWorkerOptions } from './job-worker.js';
 export {
   CHECKSUM_ALGORITHMS,

@@ -1,4 +1,6 @@
 import { ServerError } from '../../common/index.js';
+import { addonStreams } from './copy-stream.js';
+import type { BitrotStream } from './stream.js';
 
 /**
  * Bitrot protection, as MinIO's default `HighwayHash256S` (REFERENCE.md fact 6): every shard
@@ -14,11 +16,7 @@ export const BITROT_HASH_SIZE = 32;
 /** MinIO's bitrot key: HH-256(zero key, "1415926535…" (100 decimals of π)). */
 export const BITROT_KEY = Buffer.from('4be734fa8e238acd263e83e6bb968552040f935da39f441497e09d1322de36a0', 'hex');
 
-/** An incremental bitrot hash: the pieces appended, in order, hash as the chunk they make up. */
-export interface BitrotStream {
-  append(data: Uint8Array): void;
-  digest(): Buffer;
-}
+export type { BitrotStream } from './stream.js';
 
 /** Synchronous keyed hash of one chunk. */
 export interface BitrotHasher {
@@ -45,12 +43,22 @@ export function loadBitrotHasher(): Promise<BitrotHasher> {
   loaded ??= (async () => {
     const { HighwayHash } = await import('highwayhasher');
     const mod = await HighwayHash.loadModule();
+    // The C addon's streams where they run and gave highwayhasher's digests at start (copy-stream.ts): one pass over a
+    // body piece copies and hashes it.
+    const fromAddon = addonStreams(BITROT_KEY, (data) => mod.hash256(BITROT_KEY, data));
     return {
       hash: (data) => view(mod.hash256(BITROT_KEY, data)),
-      stream: () => {
+      stream: fromAddon ?? (() => {
         const h = mod.create(BITROT_KEY);
-        return { append: (data) => h.append(data), digest: () => view(h.finalize256()) };
-      },
+        return {
+          append: (data) => h.append(data),
+          copyIn: (src, dst) => {
+            dst.set(src);
+            h.append(dst.subarray(0, src.length));
+          },
+          digest: () => view(h.finalize256()),
+        };
+      }),
       hashWithKey: (key, data) => view(mod.hash256(key, data)),
     };
   })();

@@ -109,12 +109,16 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
   const incremental = cap === blockSize;
   const freshStreams = (): BitrotStream[] => Array.from({ length: k }, () => hasher.stream());
   let streams = incremental ? freshStreams() : [];
-  const feed = (buf: Buffer, from: number, to: number): void => {
-    while (from < to) {
-      const s = Math.floor(from / fullChunk);
-      const end = Math.min(to, (s + 1) * fullChunk);
-      streams[s]!.append(buf.subarray(from, end));
-      from = end;
+  // Copies `len` bytes of `src` from `from` into the block at `at`, each data chunk's part through its hash stream, which
+  // hashes the bytes as it copies them (bitrot/copy-stream.ts; docs/performance.md, thirty-eighth session).
+  const copyHashed = (src: Buffer, from: number, len: number, dst: Buffer, at: number): void => {
+    const end = at + len;
+    while (at < end) {
+      const s = Math.floor(at / fullChunk);
+      const upto = Math.min(end, (s + 1) * fullChunk);
+      streams[s]!.copyIn(src.subarray(from, from + upto - at), dst.subarray(at, upto));
+      from += upto - at;
+      at = upto;
     }
   };
   const fullBlockHashes = (): Buffer[] => {
@@ -209,8 +213,8 @@ export async function encodeStream(body: Readable, opts: EncodeOptions): Promise
       let off = 0;
       while (off < chunk.length) {
         const take = Math.min(blockSize - pos, chunk.length - off);
-        chunk.copy(bufs[cur]!, pos, off, off + take);
-        if (incremental) feed(bufs[cur]!, pos, pos + take);
+        if (incremental) copyHashed(chunk, off, take, bufs[cur]!, pos);
+        else chunk.copy(bufs[cur]!, pos, off, off + take);
         pos += take;
         off += take;
         if (pos === blockSize) {

@@ -1,4 +1,4 @@
-import { loadAddon } from './native-addon.js';
+import { loadAddon } from '../../common/index.js';
 
 /**
  * The four-lane MD5 in C with AVX-512VL (server/native/md5x4.c, built by scripts/build-native.sh): ~25 % faster than

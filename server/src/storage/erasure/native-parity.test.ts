@@ -4,7 +4,7 @@ import { randomFillSync } from 'node:crypto';
 import { ErasureCodec } from './codec.js';
 import { codecEncode, LAYOUTS } from './codec.fixture.js';
 import { chunkLength } from './layout.js';
-import { loadAddon } from './native-addon.js';
+import { loadAddon } from '../../common/index.js';
 import { NativeParity, nativeParityEncodes } from './native-parity.js';
 import { SMALL_PARITY_MAX } from './small-parity.js';
 

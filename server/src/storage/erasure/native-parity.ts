@@ -1,6 +1,6 @@
 import { randomFillSync } from 'node:crypto';
 import { chunkLength } from './layout.js';
-import { loadAddon } from './native-addon.js';
+import { loadAddon } from '../../common/index.js';
 import { dotChunkSize, probeBitmatrix, SMALL_PARITY_MAX, type NativeEncode } from './small-parity.js';
 
 /**

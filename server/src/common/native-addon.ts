@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
  * its caller runs the portable code it replaces, with the same results.
  */
 
-/** Where an addon is built, seen from this file in server/src or in server/dist/src. */
+/** Where an addon is built, seen from this file in server/src/common or in server/dist/src/common. */
 function candidates(name: string): string[] {
-  return [`../../../native/build/${name}.node`, `../../../../native/build/${name}.node`].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+  return [`../../native/build/${name}.node`, `../../../native/build/${name}.node`].map((p) => fileURLToPath(new URL(p, import.meta.url)));
 }
 
 const loaded = new Map<string, { path: string; exports: unknown } | null>();
