@@ -19,6 +19,18 @@ interface BitrotAddon {
   digest(state: Uint8Array, out: Uint8Array): void;
 }
 
+/** A stream of a hash that only appends (highwayhasher's): `copyIn` copies the piece, then appends the copy. */
+export function copyingStream(inner: { append(data: Uint8Array): void; digest(): Buffer }): BitrotStream {
+  return {
+    append: (data) => inner.append(data),
+    copyIn: (src, dst) => {
+      dst.set(src);
+      inner.append(dst.subarray(0, src.length));
+    },
+    digest: () => inner.digest(),
+  };
+}
+
 /** The streams made here (tests ask whether the hasher hands them out). */
 const made = new WeakSet<BitrotStream>();
 

@@ -1,5 +1,5 @@
 import { ServerError } from '../../common/index.js';
-import { addonStreams } from './copy-stream.js';
+import { addonStreams, copyingStream } from './copy-stream.js';
 import type { BitrotStream } from './stream.js';
 
 /**
@@ -50,14 +50,7 @@ export function loadBitrotHasher(): Promise<BitrotHasher> {
       hash: (data) => view(mod.hash256(BITROT_KEY, data)),
       stream: fromAddon ?? (() => {
         const h = mod.create(BITROT_KEY);
-        return {
-          append: (data) => h.append(data),
-          copyIn: (src, dst) => {
-            dst.set(src);
-            h.append(dst.subarray(0, src.length));
-          },
-          digest: () => view(h.finalize256()),
-        };
+        return copyingStream({ append: (data) => h.append(data), digest: () => view(h.finalize256()) });
       }),
       hashWithKey: (key, data) => view(mod.hash256(key, data)),
     };
