@@ -68,6 +68,19 @@ export function optionValue(name: string, fallback: string, argv: readonly strin
 }
 
 /**
+ * A whole number of at least 1 from the environment variable `name` (BENCH_MIB, BENCH_ROUNDS…), or `fallback` when
+ * unset; anything else is one line on stderr and exit code 2, before anything starts. `what` names the unit.
+ */
+export function envCount(command: string, name: string, fallback: number, what = 'whole number', env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env[name] ?? fallback);
+  if (!Number.isInteger(n) || n < 1) {
+    process.stderr.write(`${command}: ${name} must be a ${what}, at least 1, not ${JSON.stringify(env[name])}\n`);
+    process.exit(2);
+  }
+  return n;
+}
+
+/**
  * Refuses an SVC_KEY_INDEX the server would refuse (the drive layout of the servers a bench starts), with the same one
  * line and exit code 2 as a bad option, before anything starts: else the server exited at start and the bench printed a
  * stack with the server's output.

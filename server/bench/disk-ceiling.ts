@@ -12,7 +12,7 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pageAlignedArrayBuffer } from '../src/storage/drive/direct-align.js';
-import { checkOptions } from './cli-options.js';
+import { checkOptions, envCount } from './cli-options.js';
 import { emit } from './report.js';
 
 checkOptions('bench:disk', `Usage: npm run bench:disk [-- DIR]
@@ -22,11 +22,7 @@ per stream (256).
 `, { positional: 1 });
 
 const WRITE = 1 << 20;
-const mib = Number(process.env.BENCH_MIB ?? 256);
-if (!Number.isInteger(mib) || mib < 1) {
-  process.stderr.write(`bench:disk: BENCH_MIB must be a whole number of MiB, at least 1, not ${JSON.stringify(process.env.BENCH_MIB)}\n`);
-  process.exit(2);
-}
+const mib = envCount('bench:disk', 'BENCH_MIB', 256, 'whole number of MiB');
 const dir = await mkdtemp(join(process.argv[2] ?? process.env.BENCH_DIR ?? tmpdir(), 'svc-disk-'));
 try {
   const buf = Buffer.from(pageAlignedArrayBuffer(WRITE)).fill(0x5a);

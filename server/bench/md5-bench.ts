@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { instantiateMd5, RESERVED } from '../src/storage/erasure/md5-wasm.js';
 import { loadNativeMd5 } from '../src/storage/erasure/md5-native.js';
-import { checkOptions } from './cli-options.js';
+import { checkOptions, envCount } from './cli-options.js';
 import { emit } from './report.js';
 
 checkOptions('bench:md5', `Usage: npm run bench:md5
@@ -20,11 +20,7 @@ addon where it runs, and node:crypto, 64 MiB each per round; one JSON line per r
 
 const { memory, md5x1, md5x4 } = instantiateMd5();
 
-const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-if (!Number.isInteger(rounds) || rounds < 1) {
-  process.stderr.write(`bench:md5: BENCH_ROUNDS must be a whole number, at least 1, not ${JSON.stringify(process.env.BENCH_ROUNDS)}\n`);
-  process.exit(2);
-}
+const rounds = envCount('bench:md5', 'BENCH_ROUNDS', 5);
 const STREAM = 1 << 20;
 const PASSES = 64;
 memory.grow((4 * STREAM) / 65536 + 1);

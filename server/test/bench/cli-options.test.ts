@@ -36,7 +36,7 @@ const SCRIPTS: [string, string][] = [
   ['bench', 'bench.ts'], ['bench:get', 'get-bench.ts'], ['bench:ab', 'ab.ts'], ['bench:rpc', 'rpc-bench.ts'],
   ['bench:changelog', 'change-log-bench.ts'], ['bench:fs', 'fs-commit.ts'], ['bench:index', 'index-bench.ts'],
   ['list-bench', 'list-bench.ts'], ['soak', 'soak.ts'], ['bench:align', 'direct-align-bench.ts'],
-  ['bench:md5', 'md5-bench.ts'],
+  ['bench:md5', 'md5-bench.ts'], ['bench:disk', 'disk-ceiling.ts'],
 ];
 
 function run(script: string, args: string[], env: NodeJS.ProcessEnv = process.env): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } {
@@ -73,5 +73,18 @@ test('bench and bench:get with an SVC_KEY_INDEX the server would refuse: exit 2,
     assert.equal(r.status, 2, r.stderr);
     assert.equal(r.stdout, '');
     assert.equal(r.stderr, `${command}: SVC_KEY_INDEX="maybe" is not a boolean (expected true or false)\n`);
+  }
+});
+
+test('bench:align, bench:disk and bench:md5 with a count that is not a whole number of at least 1: exit 2, one line', () => {
+  for (const [command, script, name, value, what] of [
+    ['bench:align', 'direct-align-bench.ts', 'BENCH_MIB', 'x', 'whole number of MiB'],
+    ['bench:disk', 'disk-ceiling.ts', 'BENCH_MIB', '0', 'whole number of MiB'],
+    ['bench:md5', 'md5-bench.ts', 'BENCH_ROUNDS', '1.5', 'whole number'],
+  ] as const) {
+    const r = run(script, [], { ...process.env, [name]: value });
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, `${command}: ${name} must be a ${what}, at least 1, not "${value}"\n`);
   }
 });
