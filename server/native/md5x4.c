@@ -91,10 +91,8 @@ static void md5x4(uint32_t st[16], const uint8_t *p0, const uint8_t *p1, const u
   _mm_storeu_si128((void *)(st + 8), c); _mm_storeu_si128((void *)(st + 12), d);
 }
 
-static bool supported(void) {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
-}
+/* The CPU has AVX-512F and AVX-512VL: probed once, when the addon loads. */
+static bool avx512vl;
 
 /* A typed array argument of the given type and at least `min` elements; NULL (with a pending TypeError) otherwise. */
 static void *typed(napi_env env, napi_value v, napi_typedarray_type want, size_t min, const char *what) {
@@ -121,7 +119,7 @@ static bool blocks_arg(napi_env env, napi_value v, size_t *out) {
 static napi_value Md5x4(napi_env env, napi_callback_info info) {
   napi_value argv[6];
   if (!args_get(env, info, 6, argv, "md5x4(state, b0, b1, b2, b3, blocks)")) return NULL;
-  if (!supported()) { napi_throw_error(env, NULL, "md5x4: this CPU lacks AVX-512VL"); return NULL; }
+  if (!avx512vl) { napi_throw_error(env, NULL, "md5x4: this CPU lacks AVX-512VL"); return NULL; }
   size_t n;
   if (!blocks_arg(env, argv[5], &n)) return NULL;
   uint32_t *st = typed(env, argv[0], napi_uint32_array, 16, "md5x4: state must be a Uint32Array of 16");
@@ -138,7 +136,7 @@ static napi_value Md5x4(napi_env env, napi_callback_info info) {
 static napi_value Md5x1(napi_env env, napi_callback_info info) {
   napi_value argv[3];
   if (!args_get(env, info, 3, argv, "md5x1(state, b, blocks)")) return NULL;
-  if (!supported()) { napi_throw_error(env, NULL, "md5x1: this CPU lacks AVX-512VL"); return NULL; }
+  if (!avx512vl) { napi_throw_error(env, NULL, "md5x1: this CPU lacks AVX-512VL"); return NULL; }
   size_t n;
   if (!blocks_arg(env, argv[2], &n)) return NULL;
   uint32_t *st = typed(env, argv[0], napi_uint32_array, 4, "md5x1: state must be a Uint32Array of 4");
@@ -153,10 +151,12 @@ static napi_value Md5x1(napi_env env, napi_callback_info info) {
 }
 
 NAPI_MODULE_INIT() {
+  __builtin_cpu_init();
+  avx512vl = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
   args_export(env, exports, "md5x4", Md5x4);
   args_export(env, exports, "md5x1", Md5x1);
   napi_value flag;
-  napi_get_boolean(env, supported(), &flag);
+  napi_get_boolean(env, avx512vl, &flag);
   napi_set_named_property(env, exports, "supported", flag);
   return exports;
 }
