@@ -72,9 +72,19 @@ export function optionValue(name: string, fallback: string, argv: readonly strin
  * unset; anything else is one line on stderr and exit code 2, before anything starts. `what` names the unit.
  */
 export function envCount(command: string, name: string, fallback: number, what = 'whole number', env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env[name] ?? fallback);
+  return count(command, name, env[name], fallback, what);
+}
+
+/** {@link envCount} for an option's value (`--keys 20000`): checkOptions has already refused one given without a value. */
+export function optionCount(command: string, name: string, fallback: number, argv: readonly string[] = process.argv): number {
+  const at = argv.indexOf(name);
+  return count(command, name, at >= 0 ? argv[at + 1] : undefined, fallback, 'whole number');
+}
+
+function count(command: string, name: string, raw: string | undefined, fallback: number, what: string): number {
+  const n = Number(raw ?? fallback);
   if (!Number.isInteger(n) || n < 1) {
-    process.stderr.write(`${command}: ${name} must be a ${what}, at least 1, not ${JSON.stringify(env[name])}\n`);
+    process.stderr.write(`${command}: ${name} must be a ${what}, at least 1, not ${JSON.stringify(raw)}\n`);
     process.exit(2);
   }
   return n;

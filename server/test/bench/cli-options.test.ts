@@ -36,7 +36,7 @@ const SCRIPTS: [string, string][] = [
   ['bench', 'bench.ts'], ['bench:get', 'get-bench.ts'], ['bench:ab', 'ab.ts'], ['bench:rpc', 'rpc-bench.ts'],
   ['bench:changelog', 'change-log-bench.ts'], ['bench:fs', 'fs-commit.ts'], ['bench:index', 'index-bench.ts'],
   ['list-bench', 'list-bench.ts'], ['soak', 'soak.ts'], ['bench:align', 'direct-align-bench.ts'],
-  ['bench:md5', 'md5-bench.ts'], ['bench:disk', 'disk-ceiling.ts'],
+  ['bench:md5', 'md5-bench.ts'], ['bench:disk', 'disk-ceiling.ts'], ['bench:scanner', 'scanner-bench.ts'],
 ];
 
 function run(script: string, args: string[], env: NodeJS.ProcessEnv = process.env): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } {
@@ -86,5 +86,14 @@ test('bench:align, bench:disk and bench:md5 with a count that is not a whole num
     assert.equal(r.status, 2, r.stderr);
     assert.equal(r.stdout, '');
     assert.equal(r.stderr, `${command}: ${name} must be a ${what}, at least 1, not "${value}"\n`);
+  }
+});
+
+test('bench:scanner with --keys or --cycles that is not a whole number of at least 1: exit 2, one line, nothing written', () => {
+  for (const [name, value] of [['--keys', '0'], ['--cycles', 'two'], ['--keys', '-5']] as const) {
+    const r = run('scanner-bench.ts', [name, value]);
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, `bench:scanner: ${name} must be a whole number, at least 1, not "${value}"\n`);
   }
 });

@@ -7,7 +7,9 @@ import { forgetCachedMeta } from '../drive/index.js';
 import { ErasureSets } from './erasure-sets.js';
 import type { ErasureSet } from './erasure-set.js';
 import type { Storage } from './open-storage.js';
+import { compareUtf8 } from './object-name.js';
 import { candidateKeys, setBuckets, shardsMissing } from './scan-checks.js';
+import { InsufficientReadQuorumError } from './storage-errors.js';
 import { pattern, put, testCluster } from './testing.js';
 
 function firstSet(st: Storage): ErasureSet {
@@ -59,4 +61,58 @@ test('shardsMissing sees a missing or short part file on a drive that agrees on 
   assert.equal(await shardsMissing(set, 'bkt', q, all.map((_, i) => i !== 2)), false, 'drives not asked about are not checked');
   await rm(join(dir, dataDir, 'part.1'));
   assert.equal(await shardsMissing(set, 'bkt', q, all), true);
+});
+
+test('the walk lists only the directories of names with keys below them, and asks about the others in batches', async (t) => {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  const st = await c.open({ scanner: false });
+  await st.makeBucket('bkt');
+  const flat = Array.from({ length: 600 }, (_, i) => `k${String(i).padStart(3, '0')}`);
+  for (const k of [...flat, 'k100/deep', 'k599/x/y']) await put(st, 'bkt', k, pattern(10));
+  const set = firstSet(st);
+  const listed: string[] = [];
+  let batches = 0;
+  for (const slot of set.drives) {
+    const d = slot.drive;
+    const listDir = d.listDir.bind(d);
+    const readChildren = d.readChildren.bind(d);
+    d.listDir = (v, dirKey) => { listed.push(dirKey); return listDir(v, dirKey); };
+    d.readChildren = (...args) => { batches++; return readChildren(...args); };
+  }
+  const expected = [...flat, 'k100/deep', 'k599/x', 'k599/x/y'].sort(compareUtf8);
+  assert.deepEqual(await keys(set, 'bkt'), expected);
+  // Once per drive: the bucket's top, the two names with deeper keys, and k599/x.
+  assert.deepEqual([...new Set(listed)].sort(), ['', 'k100/', 'k599/', 'k599/x/']);
+  assert.equal(listed.length, 4 * 4);
+  // 600 names at the top in 3 batches, one for each deeper directory's names (k100/, k599/, k599/x/), per drive.
+  assert.equal(batches, 4 * (3 + 3));
+});
+
+test('the walk goes on without a drive whose child states fail, lists a name a drive could not tell about, and needs a read quorum', async (t) => {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  const st = await c.open({ scanner: false });
+  await st.makeBucket('bkt');
+  for (const k of ['a', 'b', 'b/c']) await put(st, 'bkt', k, pattern(10));
+  const set = firstSet(st);
+  const [d0, d1, d2, d3] = set.drives.map((s) => s.drive);
+  d0!.readChildren = () => Promise.reject(new Error('drive 0 lost its index'));
+  assert.deepEqual(await keys(set, 'bkt'), ['a', 'b', 'b/c']);
+  // A drive that cannot tell about `a` has its directory listed (empty: nothing is below it).
+  const listed: string[] = [];
+  const listDir = d1!.listDir.bind(d1);
+  d1!.listDir = (v, dirKey) => { listed.push(dirKey); return listDir(v, dirKey); };
+  const readChildren = d1!.readChildren.bind(d1);
+  d1!.readChildren = async (v, dirKey, names, withMeta) => {
+    const states = await readChildren(v, dirKey, names, withMeta);
+    return states.map((s, i) => (names[i] === 'a' ? { meta: null, children: false, error: 'unreadable' } : s));
+  };
+  assert.deepEqual(await keys(set, 'bkt'), ['a', 'b', 'b/c']);
+  assert.deepEqual(listed, ['', 'a/', 'b/']);
+  // Two of four answering are still a read quorum (K = 2); one is not.
+  d2!.readChildren = () => Promise.reject(new Error('drive 2 lost its index'));
+  assert.deepEqual(await keys(set, 'bkt'), ['a', 'b', 'b/c']);
+  d3!.readChildren = () => Promise.reject(new Error('drive 3 lost its index'));
+  await assert.rejects(keys(set, 'bkt'), (err: Error) => err instanceof InsufficientReadQuorumError && /cannot walk bkt: 1 of 4 drives answered/.test(err.message));
 });
