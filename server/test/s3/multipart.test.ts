@@ -4,10 +4,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand,
-  GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListPartsCommand, UploadPartCommand,
+  GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListPartsCommand, PutObjectCommand, UploadPartCommand,
+  UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { computeChecksum } from '../../src/common/index.js';
+import type { ObjectLayer } from '../../src/storage/index.js';
 import { startS3, type S3Harness } from './helpers/harness.js';
 import { rejectsWith } from './helpers/rejects.js';
 import { errorCode, signedRequest } from './helpers/raw.js';
@@ -148,4 +150,38 @@ test('lib-storage Upload streams a 40 MiB body as a multipart upload', async () 
   const got = createHash('sha256');
   for await (const chunk of get.Body as Readable) got.update(chunk as Buffer);
   assert.equal(got.digest('hex'), expected);
+});
+
+test('UploadPart and UploadPartCopy look the upload up without listing its parts (each part would cost every earlier one again)', async (t) => {
+  const calls: string[] = [];
+  const counted = await startS3({
+    wrapLayer: (layer: ObjectLayer): ObjectLayer => new Proxy(layer, {
+      get(target, prop) {
+        const v: unknown = Reflect.get(target, prop, target);
+        if (typeof v !== 'function') return v;
+        return (...args: unknown[]) => { calls.push(String(prop)); return (v as (...a: unknown[]) => unknown).apply(target, args); };
+      },
+    }),
+  });
+  t.after(() => counted.close());
+  const c = counted.client;
+  await c.send(new CreateBucketCommand({ Bucket: B }));
+  await c.send(new PutObjectCommand({ Bucket: B, Key: 'src', Body: randomBytes(5 * MiB) }));
+  const { UploadId } = await c.send(new CreateMultipartUploadCommand({ Bucket: B, Key: 'counted', ChecksumAlgorithm: 'CRC32' }));
+  const uploaded = [];
+  for (let n = 1; n <= 3; n++) {
+    const res = await c.send(new UploadPartCommand({ Bucket: B, Key: 'counted', UploadId, PartNumber: n, Body: randomBytes(5 * MiB), ChecksumAlgorithm: 'CRC32' }));
+    uploaded.push({ PartNumber: n, ETag: res.ETag!, ChecksumCRC32: res.ChecksumCRC32! });
+  }
+  const copied = await c.send(new UploadPartCopyCommand({ Bucket: B, Key: 'counted', UploadId, PartNumber: 4, CopySource: `${B}/src` }));
+  uploaded.push({ PartNumber: 4, ETag: copied.CopyPartResult!.ETag!, ChecksumCRC32: copied.CopyPartResult!.ChecksumCRC32! });
+  assert.equal(calls.filter((m) => m === 'listParts').length, 0);
+  assert.equal(calls.filter((m) => m === 'getMultipartInfo').length, 4, 'three parts and one copy');
+  await c.send(new CompleteMultipartUploadCommand({ Bucket: B, Key: 'counted', UploadId, MultipartUpload: { Parts: uploaded } }));
+  // The completion reads the upload, then (its algorithm declared) the parts' checksums once, for the composite.
+  assert.equal(calls.filter((m) => m === 'getMultipartInfo').length, 5);
+  assert.equal(calls.filter((m) => m === 'listParts').length, 1);
+  assert.equal((await c.send(new HeadObjectCommand({ Bucket: B, Key: 'counted' }))).ContentLength, 20 * MiB);
+  // An upload that is not there is still NoSuchUpload, before any byte is read.
+  await rejectsWith(c.send(new UploadPartCommand({ Bucket: B, Key: 'counted', UploadId, PartNumber: 5, Body: Buffer.from('x') })), 'NoSuchUpload', 404);
 });

@@ -7,13 +7,13 @@ import type { ErasureSet } from './erasure-set.js';
 import { toObjectInfo } from './erasure-set.js';
 import type { HealQueue } from './heal-queue.js';
 import { hasAnyKey, listObjects } from './listing.js';
-import { abortUpload, completeUpload, createUpload, listParts, listSetUploads, putPart } from './multipart.js';
+import { abortUpload, completeUpload, createUpload, listParts, listSetUploads, putPart, uploadInfo } from './multipart.js';
 import { listUploads } from './list-uploads.js';
 import type {
   BucketConfigKind, BucketInfo, CompletePart, DeleteObjectOptions, DeleteObjectResult, ListObjectsOptions, ListObjectsResult, ListPartsResult, ListUploadsOptions,
   ListUploadsResult, ObjectInfo, ObjectLayer, ObjectTag, OpenObject, PartInfo, PutObjectOptions, StorageHealth,
   ListVersionsOptions, ListVersionsResult, VersionSelector, ObjectLockState,
-  CompleteMultipartOptions, CreateMultipartOptions,
+  CompleteMultipartOptions, CreateMultipartOptions, MultipartUploadInfo,
 } from './object-layer.js';
 import { listObjectVersions } from './list-versions.js';
 import { deleteObject } from './object-delete.js';
@@ -309,6 +309,12 @@ export class ErasureSets implements ObjectLayer {
     checkObjectName(key);
     await this.#requireBucket(bucket);
     return listParts(this.#setFor(key), bucket, key, uploadId, opts);
+  }
+
+  async getMultipartInfo(bucket: string, key: string, uploadId: string): Promise<MultipartUploadInfo> {
+    checkObjectName(key);
+    await this.#requireBucket(bucket);
+    return uploadInfo(this.#setFor(key), bucket, key, uploadId);
   }
 
   async listMultipartUploads(bucket: string, opts: ListUploadsOptions): Promise<ListUploadsResult> {

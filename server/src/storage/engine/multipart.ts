@@ -157,6 +157,11 @@ async function readParts(set: ErasureSet, dir: string, k: number): Promise<Map<n
   return out;
 }
 
+/** The upload's record on this set (ObjectLayer.getMultipartInfo). */
+export async function uploadInfo(set: ErasureSet, bucket: string, key: string, uploadId: string): Promise<MultipartUploadInfo> {
+  return toUploadInfo(await readUpload(set, bucket, key, uploadId));
+}
+
 /** ListParts on this set. */
 export async function listParts(
   set: ErasureSet, bucket: string, key: string, uploadId: string, opts: { partNumberMarker: number; maxParts: number },

@@ -401,6 +401,11 @@ export interface ObjectLayer {
   ): Promise<ObjectInfo>;
   abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void>;
   listParts(bucket: string, key: string, uploadId: string, opts: { partNumberMarker: number; maxParts: number }): Promise<ListPartsResult>;
+  /**
+   * The upload's own record (UploadNotFoundError when there is none): what UploadPart, UploadPartCopy and completion
+   * look up first. Reads no part record, unlike listParts, whose cost grows with the parts uploaded so far.
+   */
+  getMultipartInfo(bucket: string, key: string, uploadId: string): Promise<MultipartUploadInfo>;
   listMultipartUploads(bucket: string, opts: ListUploadsOptions): Promise<ListUploadsResult>;
 
   health(): Promise<StorageHealth>;

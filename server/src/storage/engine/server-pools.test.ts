@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { openPools } from './open-storage.js';
 import type { Storage } from './open-storage.js';
 import { ServerPools } from './server-pools.js';
-import { FormatMismatchError } from './storage-errors.js';
+import { FormatMismatchError, UploadNotFoundError } from './storage-errors.js';
 import { NO_META, get, pattern, put, testCluster, type TestCluster } from './testing.js';
 
 let a: TestCluster;
@@ -122,6 +122,32 @@ test('the options of both features reach the pool: upload checksum type, interna
   assert.deepEqual((await st.getObjectInfo('b', 'opts')).internal, { 'sse.kind': 'test' });
   assert.deepEqual((await st.getObjectInfo('b', 'opts')).lock?.retention?.retainUntil, retainUntil);
 });
+
+test('getMultipartInfo finds an upload in the pool holding it and reads no part record; putObjectPart reads none either', async () => {
+  next = 0.95;
+  const id = await st.createMultipartUpload('b', 'mp-info', { metadata: NO_META, checksumAlgorithm: 'SHA256', internal: { 'sse.kind': 'test' } });
+  for (let n = 1; n <= 3; n++) await st.putObjectPart('b', 'mp-info', id, n, Readable.from([Buffer.from(`part ${n}`)]), { size: 6 });
+  const reads: string[] = [];
+  const drives = st.pools.flatMap((p) => p.sets.flatMap((s) => s.drives.map((d) => d.drive)));
+  const restore = drives.map((d) => {
+    const readSysFile = d.readSysFile.bind(d);
+    d.readSysFile = (path) => { reads.push(path); return readSysFile(path); };
+    return () => { d.readSysFile = readSysFile; };
+  });
+  try {
+    const info = await st.getMultipartInfo('b', 'mp-info', id);
+    assert.deepEqual([info.key, info.uploadId, info.checksumAlgorithm, info.internal], ['mp-info', id, 'SHA256', { 'sse.kind': 'test' }]);
+    await st.putObjectPart('b', 'mp-info', id, 4, Readable.from([Buffer.from('part 4')]), { size: 6 });
+    assert.ok(reads.length > 0 && reads.every((p) => p.endsWith('/upload.meta')), `only upload records read: ${reads.join(', ')}`);
+  } finally {
+    for (const r of restore) r();
+  }
+  await assert.rejects(st.getMultipartInfo('b', 'mp-info', '00000000-0000-4000-8000-000000000000'), UploadNotFoundError);
+  await assert.rejects(st.getMultipartInfo('b', 'other-key', id), UploadNotFoundError);
+  await st.abortMultipartUpload('b', 'mp-info', id);
+  await assert.rejects(st.getMultipartInfo('b', 'mp-info', id), UploadNotFoundError);
+});
+
 
 test('a key written to both pools (two racing first writes) reads as the newest; a delete removes both', async () => {
   await put(st.pools[0]!, 'b', 'raced', Buffer.from('older'));

@@ -6,7 +6,7 @@ import { listUploads } from './list-uploads.js';
 import { newestModTime } from './listing.js';
 import type {
   BucketConfigKind, BucketInfo, CompletePart, DeleteObjectOptions, DeleteObjectResult, ListObjectsOptions,
-  ListObjectsResult, ListPartsResult, ListUploadsOptions, ListUploadsResult, ListVersionsOptions, ListVersionsResult, ObjectInfo,
+  ListObjectsResult, ListPartsResult, ListUploadsOptions, MultipartUploadInfo, ListUploadsResult, ListVersionsOptions, ListVersionsResult, ObjectInfo,
   ObjectLayer, ObjectTag, OpenObject, PartInfo, PutObjectOptions, StorageHealth, VersionSelector, ObjectLockState,
   CompleteMultipartOptions, CreateMultipartOptions,
 } from './object-layer.js';
@@ -226,7 +226,7 @@ export class ServerPools implements ObjectLayer {
   ): Promise<PartInfo> {
     // The body can be consumed once: find the pool first, then stream into it.
     return this.#withUpload(async (p) => {
-      await p.listParts(bucket, key, uploadId, { partNumberMarker: 0, maxParts: 1 });
+      await p.getMultipartInfo(bucket, key, uploadId);
       return p;
     }).then((p) => p.putObjectPart(bucket, key, uploadId, partNumber, body, opts));
   }
@@ -243,6 +243,10 @@ export class ServerPools implements ObjectLayer {
 
   listParts(bucket: string, key: string, uploadId: string, opts: { partNumberMarker: number; maxParts: number }): Promise<ListPartsResult> {
     return this.#withUpload((p) => p.listParts(bucket, key, uploadId, opts));
+  }
+
+  getMultipartInfo(bucket: string, key: string, uploadId: string): Promise<MultipartUploadInfo> {
+    return this.#withUpload((p) => p.getMultipartInfo(bucket, key, uploadId));
   }
 
   async listMultipartUploads(bucket: string, opts: ListUploadsOptions): Promise<ListUploadsResult> {

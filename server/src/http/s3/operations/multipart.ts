@@ -64,7 +64,7 @@ export async function createMultipartUpload(ctx: S3Context, bucket: string, key:
 export async function uploadPart(ctx: S3Context, bucket: string, key: string, uploadId: string, partNumber: number): Promise<FastifyReply> {
   rejectUnsupportedWriteHeaders(ctx, MULTIPART_UNSUPPORTED);
   const md5 = parseContentMd5(ctx.headers);
-  const { upload } = await ctx.layer.listParts(bucket, key, uploadId, { partNumberMarker: 0, maxParts: 0 });
+  const upload = await ctx.layer.getMultipartInfo(bucket, key, uploadId);
   const declared = upload.checksumAlgorithm;
   const decoded = openBody(ctx);
   let body: Readable = decoded.stream;
@@ -140,7 +140,7 @@ export async function completeMultipartUpload(ctx: S3Context, bucket: string, ke
   for (let i = 1; i < requested.length; i++) {
     if (requested[i]!.partNumber <= requested[i - 1]!.partNumber) throw new S3Error('InvalidPartOrder');
   }
-  const { upload } = await ctx.layer.listParts(bucket, key, uploadId, { partNumberMarker: 0, maxParts: 0 });
+  const upload = await ctx.layer.getMultipartInfo(bucket, key, uploadId);
   const alg = upload.checksumAlgorithm;
   // SSE-C: the customer key is checked when given; AWS requires it only for uploads with a checksum algorithm
   // (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CompleteMultipartUpload.html), so transfer managers that

@@ -20,7 +20,7 @@ import { decryptingObject, encryptBody, encryptionHeaders, openUploadKey } from 
 export async function uploadPartCopy(
   ctx: S3Context, bucket: string, key: string, uploadId: string, partNumber: number, source: CopySource,
 ): Promise<FastifyReply> {
-  const { upload } = await ctx.layer.listParts(bucket, key, uploadId, { partNumberMarker: 0, maxParts: 0 });
+  const upload = await ctx.layer.getMultipartInfo(bucket, key, uploadId);
   const enc = openUploadKey(ctx, bucket, key, upload.internal);
   // An encrypted source is decrypted (SSE-C: with the x-amz-copy-source-server-side-encryption-customer-* key).
   const src = decryptingObject(ctx, await openCopySource(ctx, source), 'x-amz-copy-source-server-side-encryption-customer').object;
