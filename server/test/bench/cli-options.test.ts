@@ -37,6 +37,7 @@ const SCRIPTS: [string, string][] = [
   ['bench:changelog', 'change-log-bench.ts'], ['bench:fs', 'fs-commit.ts'], ['bench:index', 'index-bench.ts'],
   ['list-bench', 'list-bench.ts'], ['soak', 'soak.ts'], ['bench:align', 'direct-align-bench.ts'],
   ['bench:md5', 'md5-bench.ts'], ['bench:disk', 'disk-ceiling.ts'], ['bench:scanner', 'scanner-bench.ts'],
+  ['bench:parts', 'parts-bench.ts'],
 ];
 
 function run(script: string, args: string[], env: NodeJS.ProcessEnv = process.env): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } {
@@ -89,11 +90,18 @@ test('bench:align, bench:disk and bench:md5 with a count that is not a whole num
   }
 });
 
-test('bench:scanner with --keys or --cycles that is not a whole number of at least 1: exit 2, one line, nothing written', () => {
-  for (const [name, value] of [['--keys', '0'], ['--cycles', 'two'], ['--keys', '-5']] as const) {
-    const r = run('scanner-bench.ts', [name, value]);
+test('bench:scanner and bench:parts with a count that is not a whole number of at least 1: exit 2, one line, nothing run', () => {
+  for (const [command, script, name, value] of [
+    ['bench:scanner', 'scanner-bench.ts', '--keys', '0'], ['bench:scanner', 'scanner-bench.ts', '--cycles', 'two'],
+    ['bench:scanner', 'scanner-bench.ts', '--keys', '-5'], ['bench:parts', 'parts-bench.ts', '--parts', '1.5'],
+    ['bench:parts', 'parts-bench.ts', '--every', '0'],
+  ] as const) {
+    const r = run(script, [name, value]);
     assert.equal(r.status, 2, r.stderr);
     assert.equal(r.stdout, '');
-    assert.equal(r.stderr, `bench:scanner: ${name} must be a whole number, at least 1, not "${value}"\n`);
+    assert.equal(r.stderr, `${command}: ${name} must be a whole number, at least 1, not "${value}"\n`);
   }
+  const r = run('parts-bench.ts', ['--parts', '10001']);
+  assert.equal(r.status, 2, r.stderr);
+  assert.equal(r.stderr, 'bench:parts: --parts must be at most 10000 (S3\'s largest part number), not 10001\n');
 });
