@@ -1,13 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import {
   BadDigestError, BucketExistsError, BucketNotEmptyError, BucketNotFoundError, EntityTooSmallError, IncompleteBodyError,
   InvalidBucketNameError, InvalidObjectNameError, InvalidPartError, InvalidPartOrderError, ObjectNotFoundError, UploadNotFoundError,
 } from './storage-errors.js';
+import { ErasureSets } from './erasure-sets.js';
 import { NO_META, collect, get, md5hex, pattern, put, testCluster } from './testing.js';
 
 test('put, get, ranges, overwrite, metadata and delete on 4 drives EC:2', async (t) => {
@@ -187,4 +188,51 @@ test('one drive: no erasure (K=1, M=0)', async (t) => {
   assert.ok((await get(st, 'bkt', 'k')).equals(data));
   const h = await st.health();
   assert.deepEqual([h.writable, h.readable, h.writeQuorum, h.readQuorum], [true, true, 1, 1]);
+});
+
+test('ListParts reads the records of its page and one more; completion reads those of the parts it names; a part agreed by too few drives is skipped', async (t) => {
+  const c = await testCluster(1, 4, 2);
+  t.after(() => c.cleanup());
+  const st = await c.open({ scanner: false });
+  await st.makeBucket('bkt');
+  const id = await st.createMultipartUpload('bkt', 'paged', { metadata: NO_META });
+  const etags: string[] = [];
+  for (let n = 1; n <= 10; n++) {
+    const body = Buffer.from(`p${n}`);
+    etags.push((await st.putObjectPart('bkt', 'paged', id, n, Readable.from([body]), { size: body.length })).etag);
+  }
+  assert.ok(st instanceof ErasureSets);
+  const drives = st.sets[0]!.drives.map((d) => d.drive);
+  const read: number[] = [];
+  for (const d of drives) {
+    const readSysFile = d.readSysFile.bind(d);
+    d.readSysFile = (path) => {
+      const m = /\/part\.(\d+)\.meta$/.exec(path);
+      if (m !== null) read.push(Number(m[1]));
+      return readSysFile(path);
+    };
+  }
+  const partsRead = (): number[] => [...new Set(read.splice(0))].sort((a, b) => a - b);
+  const first = await st.listParts('bkt', 'paged', id, { partNumberMarker: 0, maxParts: 3 });
+  assert.deepEqual([first.parts.map((p) => p.partNumber), first.isTruncated, first.nextPartNumberMarker], [[1, 2, 3], true, 3]);
+  assert.deepEqual(partsRead(), [1, 2, 3, 4]);
+  const last = await st.listParts('bkt', 'paged', id, { partNumberMarker: 7, maxParts: 3 });
+  assert.deepEqual([last.parts.map((p) => p.partNumber), last.isTruncated], [[8, 9, 10], false]);
+  assert.deepEqual(partsRead(), [8, 9, 10]);
+  const none = await st.listParts('bkt', 'paged', id, { partNumberMarker: 0, maxParts: 0 });
+  assert.deepEqual([none.parts, none.isTruncated, none.upload.uploadId], [[], true, id]);
+  assert.deepEqual(partsRead(), [1]);
+  // Part 5's record left on one drive only (K = 2 must agree): the page goes on to part 7.
+  for (const root of c.sets[0]!.slice(1)) {
+    const base = join(root, '.svc.sys', 'multipart');
+    const found = (await readdir(base, { recursive: true })).filter((p) => p.endsWith('/part.5.meta'));
+    assert.equal(found.length, 1);
+    await unlink(join(base, found[0]!));
+  }
+  const skipped = await st.listParts('bkt', 'paged', id, { partNumberMarker: 3, maxParts: 3 });
+  assert.deepEqual([skipped.parts.map((p) => p.partNumber), skipped.isTruncated], [[4, 6, 7], true]);
+  assert.deepEqual(partsRead(), [4, 5, 6, 7, 8]);
+  await st.completeMultipartUpload('bkt', 'paged', id, [{ partNumber: 9, etag: etags[8]! }]);
+  assert.deepEqual(partsRead(), [9]);
+  assert.deepEqual(await get(st, 'bkt', 'paged'), Buffer.from('p9'));
 });

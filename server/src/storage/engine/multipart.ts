@@ -128,8 +128,8 @@ export async function putPart(
   }
 }
 
-/** Part records agreed by a read quorum, by part number. */
-async function readParts(set: ErasureSet, dir: string, k: number): Promise<Map<number, PartRecord>> {
+/** Part numbers with a record on any drive of the upload directory `dir`, ascending. */
+async function partNumbers(set: ErasureSet, dir: string): Promise<number[]> {
   const names = await set.each((d) => d.listSysDir(dir));
   const numbers = new Set<number>();
   for (const r of names) {
@@ -139,8 +139,16 @@ async function readParts(set: ErasureSet, dir: string, k: number): Promise<Map<n
       if (m !== null) numbers.add(Number(m[1]));
     }
   }
+  return [...numbers].sort((a, b) => a - b);
+}
+
+/**
+ * The records of parts `numbers` agreed by a read quorum, by part number (absent: none agreed). Only these are read:
+ * a listing page or a completion costs the parts it names, not every part of the upload (10,000 at most).
+ */
+async function readPartRecords(set: ErasureSet, dir: string, numbers: readonly number[], k: number): Promise<Map<number, PartRecord>> {
   const out = new Map<number, PartRecord>();
-  await Promise.all([...numbers].map(async (num) => {
+  await Promise.all(numbers.map(async (num) => {
     const res = await set.each(async (d) => decodePartRecord(await d.readSysFile(`${dir}/part.${num}.meta`)));
     const votes = new Map<string, { rec: PartRecord; n: number }>();
     for (const r of res) {
@@ -167,15 +175,23 @@ export async function listParts(
   set: ErasureSet, bucket: string, key: string, uploadId: string, opts: { partNumberMarker: number; maxParts: number },
 ): Promise<ListPartsResult> {
   const rec = await readUpload(set, bucket, key, uploadId);
-  const parts = [...(await readParts(set, uploadDir(bucket, key, uploadId), rec.k)).values()]
-    .filter((p) => p.number > opts.partNumberMarker)
-    .sort((a, b) => a.number - b.number);
-  const page = parts.slice(0, Math.max(0, opts.maxParts));
-  const isTruncated = parts.length > page.length;
+  const dir = uploadDir(bucket, key, uploadId);
+  const numbers = (await partNumbers(set, dir)).filter((n) => n > opts.partNumberMarker);
+  const maxParts = Math.max(0, opts.maxParts);
+  // The page's records and one more, which shows whether the listing is truncated; a number without an agreed
+  // record (a part being written, or one a failed write left on too few drives) is skipped and the next one read.
+  const found: PartRecord[] = [];
+  for (let at = 0; at < numbers.length && found.length <= maxParts;) {
+    const chunk = numbers.slice(at, at + maxParts + 1 - found.length);
+    at += chunk.length;
+    const recs = await readPartRecords(set, dir, chunk, rec.k);
+    for (const n of chunk) if (recs.has(n)) found.push(recs.get(n)!);
+  }
+  const page = found.slice(0, maxParts);
   return {
     upload: toUploadInfo(rec),
     parts: page.map(toPartInfo),
-    isTruncated,
+    isTruncated: found.length > page.length,
     nextPartNumberMarker: page.length > 0 ? page[page.length - 1]!.number : opts.partNumberMarker,
   };
 }
@@ -190,7 +206,7 @@ export async function completeUpload(
   for (let i = 1; i < parts.length; i++) {
     if (parts[i]!.partNumber <= parts[i - 1]!.partNumber) throw new InvalidPartOrderError();
   }
-  const stored = await readParts(set, dir, rec.k);
+  const stored = await readPartRecords(set, dir, parts.map((p) => p.partNumber), rec.k);
   const chosen: PartRecord[] = [];
   parts.forEach((p, i) => {
     const s = stored.get(p.partNumber);
