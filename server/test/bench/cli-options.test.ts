@@ -37,7 +37,7 @@ const SCRIPTS: [string, string][] = [
   ['bench:changelog', 'change-log-bench.ts'], ['bench:fs', 'fs-commit.ts'], ['bench:index', 'index-bench.ts'],
   ['list-bench', 'list-bench.ts'], ['soak', 'soak.ts'], ['bench:align', 'direct-align-bench.ts'],
   ['bench:md5', 'md5-bench.ts'], ['bench:disk', 'disk-ceiling.ts'], ['bench:scanner', 'scanner-bench.ts'],
-  ['bench:parts', 'parts-bench.ts'],
+  ['bench:parts', 'parts-bench.ts'], ['bench:versions', 'versions-bench.ts'],
 ];
 
 function run(script: string, args: string[], env: NodeJS.ProcessEnv = process.env): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } {
@@ -90,11 +90,11 @@ test('bench:align, bench:disk and bench:md5 with a count that is not a whole num
   }
 });
 
-test('bench:scanner and bench:parts with a count that is not a whole number of at least 1: exit 2, one line, nothing run', () => {
+test('bench:scanner, bench:parts and bench:versions with a count that is not a whole number of at least 1: exit 2, one line, nothing run', () => {
   for (const [command, script, name, value] of [
     ['bench:scanner', 'scanner-bench.ts', '--keys', '0'], ['bench:scanner', 'scanner-bench.ts', '--cycles', 'two'],
     ['bench:scanner', 'scanner-bench.ts', '--keys', '-5'], ['bench:parts', 'parts-bench.ts', '--parts', '1.5'],
-    ['bench:parts', 'parts-bench.ts', '--every', '0'],
+    ['bench:parts', 'parts-bench.ts', '--every', '0'], ['bench:versions', 'versions-bench.ts', '--size', 'big'],
   ] as const) {
     const r = run(script, [name, value]);
     assert.equal(r.status, 2, r.stderr);
