@@ -4,9 +4,9 @@
  * uploads N parts of 1 KiB to one multipart upload one after the other with the AWS SDK, and prints one JSON line per
  * E parts: the mean milliseconds per part over them. Flat lines mean a part's cost does not grow with the upload.
  */
-import { CreateBucketCommand, CreateMultipartUploadCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
-import { startSvc } from '../test/helpers/svc-process.js';
+import { CreateBucketCommand, CreateMultipartUploadCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { checkLayoutEnv, checkOptions, optionCount } from './cli-options.js';
+import { startWithSdk } from './sdk-server.js';
 
 checkOptions('bench:parts', `Usage: npm run bench:parts [-- --parts N --every E]
 Uploads N parts of 1 KiB (default 2000) to one multipart upload, one after the other, and prints the mean
@@ -24,12 +24,7 @@ if (parts > 10_000) {
   process.stderr.write(`bench:parts: --parts must be at most 10000 (S3's largest part number), not ${parts}\n`);
   process.exit(2);
 }
-const credentials = { accessKey: 'PARTSBENCHACCESSKEY1', secretKey: 'partsbench-secret-key-0123456789abcdef' };
-const svc = await startSvc({ drives: 4, built: true, env: { SVC_OBS_LOGGER_LEVEL: 'error' }, credentials });
-const client = new S3Client({
-  endpoint: svc.url, region: 'us-east-1', forcePathStyle: true,
-  credentials: { accessKeyId: credentials.accessKey, secretAccessKey: credentials.secretKey },
-});
+const { client, stop } = await startWithSdk();
 try {
   await client.send(new CreateBucketCommand({ Bucket: 'parts' }));
   const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: 'parts', Key: 'many' }));
@@ -45,7 +40,5 @@ try {
     }
   }
 } finally {
-  client.destroy();
-  await svc.stop();
-  svc.cleanup();
+  await stop();
 }

@@ -1,9 +1,9 @@
 /**
  * What one background-scanner cycle costs (issue 9: an idle server's CPU): `npm run bench:scanner [-- --keys N
- * --cycles C --sample-every S]`. Writes N small objects into one bucket of a 4-drive EC:2 set (opened in this process,
- * the scanner's loop off), then runs C cycles back to back with no pauses and prints one JSON line per cycle: wall
- * time, the process's CPU, and CPU per key walked. The background loop pauses 10 ms after every 32 keys walked and after
- * each object checked, so the CPU per key here bounds the share of a core the loop takes.
+ * --cycles C --sample-every S]`. Writes N small objects into one bucket of a 4-drive EC:2 set opened in this process
+ * (its background loop resting a day between cycles), then runs C cycles back to back with no pauses and prints one
+ * JSON line per cycle: wall time, the process's CPU, and CPU per key walked. The background loop pauses 10 ms after
+ * every 32 keys walked and after each object checked, so the CPU per key here bounds the share of a core it takes.
  */
 import { checkOptions, optionCount } from './cli-options.js';
 import { testCluster, put, pattern } from '../src/storage/engine/testing.js';

@@ -5,9 +5,9 @@
  * milliseconds per PUT over them. Every version of a key lives in its one record, so the lines grow with the versions;
  * until the thirty-ninth session each rewrite also looked every older version up in each drive's list (quadratic).
  */
-import { CreateBucketCommand, PutBucketVersioningCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { startSvc } from '../test/helpers/svc-process.js';
+import { CreateBucketCommand, PutBucketVersioningCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { checkLayoutEnv, checkOptions, optionCount } from './cli-options.js';
+import { startWithSdk } from './sdk-server.js';
 
 checkOptions('bench:versions', `Usage: npm run bench:versions [-- --versions N --every E --size B]
 PUTs N versions (default 1000) of one key of B bytes (default 4096) into a versioned bucket, one after the other,
@@ -23,12 +23,7 @@ checkLayoutEnv('bench:versions');
 const versions = optionCount('bench:versions', '--versions', 1000);
 const every = optionCount('bench:versions', '--every', 250);
 const size = optionCount('bench:versions', '--size', 4096);
-const credentials = { accessKey: 'VERSIONSBENCHACCESS1', secretKey: 'versionsbench-secret-key-0123456789abc' };
-const svc = await startSvc({ drives: 4, built: true, env: { SVC_OBS_LOGGER_LEVEL: 'error' }, credentials });
-const client = new S3Client({
-  endpoint: svc.url, region: 'us-east-1', forcePathStyle: true,
-  credentials: { accessKeyId: credentials.accessKey, secretAccessKey: credentials.secretKey },
-});
+const { client, stop } = await startWithSdk();
 try {
   await client.send(new CreateBucketCommand({ Bucket: 'versions' }));
   await client.send(new PutBucketVersioningCommand({ Bucket: 'versions', VersioningConfiguration: { Status: 'Enabled' } }));
@@ -44,7 +39,5 @@ try {
     }
   }
 } finally {
-  client.destroy();
-  await svc.stop();
-  svc.cleanup();
+  await stop();
 }
