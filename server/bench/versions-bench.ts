@@ -15,7 +15,7 @@ and prints the mean milliseconds per PUT over every E versions (default 250); on
 Options:
   --versions N           versions written (default 1000)
   --every E              versions per line (default 250)
-  --size B               bytes per version (default 4096)
+  --size B               bytes per version (default 4096, at most 64 MiB)
   -h, --help             this text
 `, { values: ['--versions', '--every', '--size'] });
 checkLayoutEnv('bench:versions');
@@ -23,6 +23,10 @@ checkLayoutEnv('bench:versions');
 const versions = optionCount('bench:versions', '--versions', 1000);
 const every = optionCount('bench:versions', '--every', 250);
 const size = optionCount('bench:versions', '--size', 4096);
+if (size > 64 * 1024 * 1024) {
+  process.stderr.write(`bench:versions: --size must be at most 67108864 (64 MiB), not ${size}\n`);
+  process.exit(2);
+}
 const { client, stop } = await startWithSdk();
 try {
   await client.send(new CreateBucketCommand({ Bucket: 'versions' }));

@@ -104,4 +104,8 @@ test('bench:scanner, bench:parts and bench:versions with a count that is not a w
   const r = run('parts-bench.ts', ['--parts', '10001']);
   assert.equal(r.status, 2, r.stderr);
   assert.equal(r.stderr, 'bench:parts: --parts must be at most 10000 (S3\'s largest part number), not 10001\n');
+  const big = run('versions-bench.ts', ['--size', '67108865']);
+  assert.equal(big.status, 2, big.stderr);
+  assert.equal(big.stdout, '');
+  assert.equal(big.stderr, 'bench:versions: --size must be at most 67108864 (64 MiB), not 67108865\n');
 });
