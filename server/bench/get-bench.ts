@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { LeanS3 } from './lean-client.js';
 import { cpuTimes } from './proc-stats.js';
 import { startSvc } from '../test/helpers/svc-process.js';
-import { checkLayoutEnv, checkOptions } from './cli-options.js';
+import { checkLayoutEnv, checkOptions, optionCount } from './cli-options.js';
 import { percentile } from './report.js';
 
 checkOptions('bench:get', `Usage: npm run bench:get [-- options]
@@ -44,10 +44,8 @@ Environment: BENCH_DIR (where the drives go), BENCH_NODE_ARGS (node options for 
 `, { flags: ['--cold', '--fresh', '--put', '--mixed'], values: ['--size', '--objects', '--concurrency', '--seconds', '--rounds', '--processes'] });
 checkLayoutEnv('bench:get');
 
-function flag(name: string, fallback: number): number {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
-}
+// Counts are whole numbers of at least 1: anything else is one line and exit 2 (it crashed in Buffer.alloc before).
+const flag = (name: string, fallback: number): number => optionCount('bench:get', name, fallback);
 
 const size = flag('--size', 4096);
 const count = flag('--objects', size > 1024 * 1024 ? 16 : 256);

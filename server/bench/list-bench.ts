@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { LeanS3 } from './lean-client.js';
 import { startSvc } from '../test/helpers/svc-process.js';
-import { checkOptions } from './cli-options.js';
+import { checkOptions, optionCount } from './cli-options.js';
 
 checkOptions('list-bench', `Usage: node --import tsx server/bench/list-bench.ts [--dir D] [--runs N]
 The LIST scenario alone: 10,000 empty keys written once (a reused --dir keeps them), then N listings of them with
@@ -24,7 +24,7 @@ function flag(name: string): string | undefined {
 
 const credentials = { accessKey: 'LISTBENCHACCESSKEY01', secretKey: 'listbench-secret-key-0123456789abcdef' };
 const dir = flag('--dir');
-const runs = Number(flag('--runs') ?? 5);
+const runs = optionCount('list-bench', '--runs', 5);
 const fresh = dir === undefined || !existsSync(`${dir}/drive1/.svc.sys`);
 // The built server, as `npm run bench` runs it; LIST_BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p")
 // are node options for the server only.
