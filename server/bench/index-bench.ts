@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { emit } from './report.js';
 import { RUNS_WORKER } from './index-runs-worker.js';
-import { checkOptions, optionCount, optionValue } from './cli-options.js';
+import { checkOptions, optionValue } from './cli-options.js';
 
 checkOptions('bench:index', `Usage: npm run bench:index [-- options]
 What a synced key index per drive would cost the 4 KiB PUT: four stores (one per drive, each a worker thread), N
@@ -48,8 +48,8 @@ function fail(message: string): never {
 
 
 const dir = optionValue('--dir', '/var/tmp/svc-index-bench');
-const writers = optionCount('bench:index', '--writers', 16);
-const seconds = optionCount('bench:index', '--seconds', 5);
+const writers = Number(optionValue('--writers', '16'));
+const seconds = Number(optionValue('--seconds', '5'));
 const sync = optionValue('--sync', 'FULL');
 const store = optionValue('--store', 'sqlite');
 if (!Number.isInteger(writers) || writers < 1 || !(seconds > 0) || !['FULL', 'NORMAL'].includes(sync) || !['sqlite', 'files', 'runs', 'log', 'index'].includes(store)) {

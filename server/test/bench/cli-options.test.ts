@@ -90,13 +90,13 @@ test('bench:align, bench:disk and bench:md5 with a count that is not a whole num
   }
 });
 
-test('bench:get, list-bench, bench:index, bench:scanner, bench:parts and bench:versions with a count that is not a whole number of at least 1: exit 2, one line, nothing run', () => {
+test('bench:get, list-bench, bench:scanner, bench:parts and bench:versions with a count that is not a whole number of at least 1: exit 2, one line, nothing run', () => {
   for (const [command, script, name, value] of [
     ['bench:scanner', 'scanner-bench.ts', '--keys', '0'], ['bench:scanner', 'scanner-bench.ts', '--cycles', 'two'],
     ['bench:scanner', 'scanner-bench.ts', '--keys', '-5'], ['bench:parts', 'parts-bench.ts', '--parts', '1.5'],
     ['bench:parts', 'parts-bench.ts', '--every', '0'], ['bench:versions', 'versions-bench.ts', '--size', 'big'],
     ['bench:get', 'get-bench.ts', '--size', 'abc'], ['bench:get', 'get-bench.ts', '--concurrency', '0'],
-    ['list-bench', 'list-bench.ts', '--runs', 'abc'], ['bench:index', 'index-bench.ts', '--writers', '0'],
+    ['list-bench', 'list-bench.ts', '--runs', 'abc'],
   ] as const) {
     const r = run(script, [name, value]);
     assert.equal(r.status, 2, r.stderr);
