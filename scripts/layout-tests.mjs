@@ -11,12 +11,14 @@
 //   pools, which the layout does not change; the drive calls they make are those the engine and S3 tests run on both
 //   layouts, and the multi-node paths on the metadata-file layout stay covered by cluster.test.ts and the fault run.
 //   They took ~170 s of the second pass, which kept the whole CI run past its 30 minutes (33 min on 2026-11-28).
+// - server/test/bench/bench-run.test.ts: `npm run bench` run end to end (~60 s), a client of the S3 API whose servers
+//   use the default layout; the layout is in its first JSON line, and it passes no request the S3 tests do not.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const DRIVE = [/server\/src\/storage\/drive\/local-drive\.ts$/, /server\/test\/helpers\/svc-process\.ts$/];
 const CLIENT_SIDE = ['server/test/fuzz/', 'server/test/rc/', 'server/test/console/'];
-const LAYOUT_FREE = ['server/test/cluster/contention.test.ts', 'server/test/cluster/pools.test.ts'];
+const LAYOUT_FREE = ['server/test/cluster/contention.test.ts', 'server/test/cluster/pools.test.ts', 'server/test/bench/bench-run.test.ts'];
 
 /** The TypeScript files `file` imports by relative path (`./x.js` is `./x.ts`, a folder is its index.ts). */
 function imports(file) {
