@@ -1,17 +1,26 @@
 import { loadAddon } from '../../common/index.js';
 
 /**
- * The four-lane MD5 in C with AVX-512VL (server/native/md5x4.c, built by scripts/build-native.sh): ~25 % faster than
- * the WebAssembly build of md5-wasm.ts, and it hashes the MD5 worker's batches where they lie. Used by the MD5 worker
- * when built and when this CPU runs it; otherwise the WebAssembly build runs, with the same results.
+ * MD5 of one, two or four streams at once in C (server/native/md5x4.c, built by scripts/build-native.sh): it hashes
+ * the MD5 worker's batches where they lie, and four streams run at 1.5–2.5 GiB/s on a core where the WebAssembly
+ * build of md5-wasm.ts reaches ~1.6–2.1. Used by the MD5 worker when built; otherwise the WebAssembly build runs, with
+ * the same results.
  */
 export interface NativeMd5 {
-  /** The CPU has AVX-512F and AVX-512VL; when false the functions throw. */
+  /** True: the addon runs on any x86-64 CPU (its vector lanes only where the CPU has AVX-512VL). */
   supported: boolean;
+  /** What md5x4 runs: the faster on this CPU of vector lanes (AVX-512VL) and interleaved scalar chains, timed at load. */
+  lanes: 'avx512' | 'scalar';
   /** `state`: A of lanes 0–3, then B, C, D; lane i takes the first `blocks` 64-byte blocks of `bi`. */
   md5x4(state: Uint32Array, b0: Uint8Array, b1: Uint8Array, b2: Uint8Array, b3: Uint8Array, blocks: number): void;
+  /** md5x4 for lanes 0 and 1 of the same state (lanes 2 and 3 untouched). */
+  md5x2(state: Uint32Array, b0: Uint8Array, b1: Uint8Array, blocks: number): void;
   /** `state`: A, B, C, D of one stream, updated with the first `blocks` 64-byte blocks of `b`. */
   md5x1(state: Uint32Array, b: Uint8Array, blocks: number): void;
+  /** md5x4 with scalar chains, whatever `lanes` chose (tests, `npm run bench:md5`). */
+  md5x4Scalar: NativeMd5['md5x4'];
+  /** md5x4 with AVX-512VL lanes; only where the CPU has them. */
+  md5x4Avx512?: NativeMd5['md5x4'];
 }
 
 /** The addon's path when it is built and runs on this CPU; undefined otherwise (the WebAssembly build runs). */

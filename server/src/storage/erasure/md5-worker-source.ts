@@ -26,7 +26,8 @@ export const LANE_WAIT_MS = 10;
  *
  * With `workerData.native` (the path of md5-native.ts's addon) the lanes are the addon's: a round hashes each update
  * where it lies, without copying it into WebAssembly memory first, and answers it once hashed; a block that straddles
- * two updates (or ends one) is gathered into the upload's tail and hashed alone.
+ * two updates (or ends one) is gathered into the upload's tail and hashed alone. The addon runs one, two or four
+ * streams at a time (md5x1, md5x2, md5x4), each at its own speed (server/native/md5x4.c).
  */
 export const MD5_WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -217,9 +218,11 @@ function nativeRound(lanes) {
     const view = (r) => { const q = lanes[r].queue[0]; return q.data.subarray(q.off); };
     if (active.length === 1) native.md5x1(lanes[active[0]].h, view(active[0]), n);
     else {
+      // Two streams run as two (md5x2: two chains in general-purpose registers), three as four with one repeated.
       const lane = (i) => active[Math.min(i, active.length - 1)];
       for (let i = 0; i < 4; i++) for (let w = 0; w < 4; w++) LANES16[4 * w + i] = lanes[lane(i)].h[w];
-      native.md5x4(LANES16, view(lane(0)), view(lane(1)), view(lane(2)), view(lane(3)), n);
+      if (active.length === 2) native.md5x2(LANES16, view(lane(0)), view(lane(1)), n);
+      else native.md5x4(LANES16, view(lane(0)), view(lane(1)), view(lane(2)), view(lane(3)), n);
       active.forEach((r, i) => { for (let w = 0; w < 4; w++) lanes[r].h[w] = LANES16[4 * w + i]; });
     }
     for (const r of active) {
