@@ -10,7 +10,7 @@
  *   neither, this measured 2.5-2.6 GiB/s over four streams on a Sapphire Rapids core against 2.07 (docs/performance.md,
  *   thirty-eighth session);
  * - interleaved in general-purpose registers (plain C below: four independent chains the core's ALUs run side by
- *   side). On a Zen 5 core the vector lanes reached 1.65 GiB/s, this 2.3-2.4 (fortieth session).
+ *   side). On a Zen 5 core the vector lanes reached 1.65 GiB/s, this 2.4-2.5 (fortieth session).
  * Which is faster depends on the core, so the addon times both when it loads and runs the faster (`lanes`). One or two
  * streams always run interleaved in general-purpose registers: a vector runs one stream in the time of four, ~0.42
  * GiB/s on Zen 5, where one scalar chain reaches ~0.84 and two ~1.65.

@@ -2,9 +2,9 @@ import { loadAddon } from '../../common/index.js';
 
 /**
  * MD5 of one, two or four streams at once in C (server/native/md5x4.c, built by scripts/build-native.sh): it hashes
- * the MD5 worker's batches where they lie, and four streams run at 1.5–2.5 GiB/s on a core where the WebAssembly
- * build of md5-wasm.ts reaches ~1.6–2.1. Used by the MD5 worker when built; otherwise the WebAssembly build runs, with
- * the same results.
+ * the MD5 worker's batches where they lie, and four streams ran at ~2.5 GiB/s on the cores measured (Sapphire Rapids,
+ * Zen 5) where the WebAssembly build of md5-wasm.ts reached 1.4–2.1. Used by the MD5 worker when built; otherwise
+ * the WebAssembly build runs, with the same results.
  */
 export interface NativeMd5 {
   /** True: the addon runs on any x86-64 CPU (its vector lanes only where the CPU has AVX-512VL). */
