@@ -20,8 +20,8 @@
  * `md5x2(state, b0, b1, blocks)`: the same for lanes 0 and 1 of that state (lanes 2 and 3 left as they are);
  * `md5x1(state, b, blocks)`: `state` a Uint32Array of 4 (A, B, C, D), one stream;
  * `lanes`: "avx512" or "scalar", what md5x4 runs; `md5x4Scalar` and (where the CPU has AVX-512VL) `md5x4Avx512`, each
- * way alone, for tests and `npm run bench:md5`; `supported`: true (kept for callers that asked whether the CPU runs
- * the addon: the scalar code runs on any x86-64 CPU).
+ * way alone, for tests and `npm run bench:md5`. The scalar code runs on any x86-64 CPU, so the addon runs wherever
+ * it loads.
  */
 #include "napi-args.h"
 #include <immintrin.h>
@@ -226,7 +226,7 @@ static void *typed(napi_env env, napi_value v, napi_typedarray_type want, size_t
 static bool blocks_arg(napi_env env, napi_value v, size_t *out) {
   uint32_t n;
   if (!args_u32(env, v, &n)) {
-    napi_throw_type_error(env, NULL, "md5x4: blocks must be a non-negative integer");
+    napi_throw_type_error(env, NULL, "md5: blocks must be a non-negative integer");
     return false;
   }
   *out = n;
@@ -234,8 +234,8 @@ static bool blocks_arg(napi_env env, napi_value v, size_t *out) {
 }
 
 /*
- * The arguments of a call of `name`(state, b0 … b<lanes-1>, blocks): the state (at least `words` elements) and each
- * lane's data (at least 64 x blocks bytes); false with a pending error otherwise.
+ * The arguments of a call (state, b0 … b<lanes-1>, blocks), whose form `usage` names: the state (at least `words`
+ * elements) and each lane's data (at least 64 x blocks bytes); false with a pending TypeError otherwise.
  */
 static bool lane_args(napi_env env, napi_callback_info info, int lanes, size_t words, const char *usage,
                       uint32_t **st, const uint8_t *p[4], size_t *n) {
@@ -294,7 +294,5 @@ NAPI_MODULE_INIT() {
   napi_value v;
   napi_create_string_utf8(env, lanes4 == md5s4 ? "scalar" : "avx512", NAPI_AUTO_LENGTH, &v);
   napi_set_named_property(env, exports, "lanes", v);
-  napi_get_boolean(env, true, &v);
-  napi_set_named_property(env, exports, "supported", v);
   return exports;
 }

@@ -7,8 +7,6 @@ import { loadAddon } from '../../common/index.js';
  * the WebAssembly build runs, with the same results.
  */
 export interface NativeMd5 {
-  /** True: the addon runs on any x86-64 CPU (its vector lanes only where the CPU has AVX-512VL). */
-  supported: boolean;
   /** What md5x4 runs: the faster on this CPU of vector lanes (AVX-512VL) and interleaved scalar chains, timed at load. */
   lanes: 'avx512' | 'scalar';
   /** `state`: A of lanes 0–3, then B, C, D; lane i takes the first `blocks` 64-byte blocks of `bi`. */
@@ -23,10 +21,12 @@ export interface NativeMd5 {
   md5x4Avx512?: NativeMd5['md5x4'];
 }
 
-/** The addon's path when it is built and runs on this CPU; undefined otherwise (the WebAssembly build runs). */
+/**
+ * The addon's path when it is built and loads (its scalar code runs on any x86-64 CPU, its vector lanes only where
+ * the CPU has AVX-512VL); undefined otherwise (the WebAssembly build runs).
+ */
 export function nativeMd5Path(): string | undefined {
-  const addon = loadAddon('md5x4');
-  return addon !== undefined && (addon.exports as NativeMd5).supported ? addon.path : undefined;
+  return loadAddon('md5x4')?.path;
 }
 
 /** The addon, loaded (tests and `npm run bench:md5`); undefined where {@link nativeMd5Path} is. */
